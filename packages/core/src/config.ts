@@ -1,0 +1,93 @@
+/**
+ * Engine configuration: every engine-wide default lives here, once. Per-request defaults live in
+ * each capability's `options.ts`. Core reads no environment; packages/http maps env variables and
+ * the config file onto this schema.
+ */
+import { z } from 'zod';
+import { ValidationError } from './errors.ts';
+import { zodIssuesToFieldIssues } from './internal/zod.ts';
+import type { Fetcher } from './interfaces/fetcher.ts';
+import type { Store } from './interfaces/store.ts';
+
+const desktopUserAgent =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Trawl/0.1';
+const mobileUserAgent =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 Trawl/0.1';
+
+/** The serialisable part of the engine configuration. */
+export const engineConfigSchema = z
+  .strictObject({
+    /**
+     * User-Agent sent on desktop requests.
+     * @default a current desktop Chrome string with a Trawl suffix
+     */
+    userAgent: z.string().min(1).default(desktopUserAgent),
+    /**
+     * User-Agent sent when `mobile: true`.
+     * @default a current Android Chrome string with a Trawl suffix
+     */
+    mobileUserAgent: z.string().min(1).default(mobileUserAgent),
+    /**
+     * Largest response body read, in bytes; larger bodies fail with CONTENT_TOO_LARGE.
+     * @default 20 MiB
+     */
+    maxBodyBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024),
+    /**
+     * Redirects followed before a fetch fails.
+     * @default 10
+     */
+    maxRedirects: z.number().int().min(0).max(50).default(10),
+    /**
+     * Proxy URL used for `proxy: 'basic'` and as the first try of `proxy: 'auto'`
+     * (http:// or https://). Unset: requests go direct.
+     */
+    proxyUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Whether private, loopback and link-local targets may be fetched. The library allows them;
+     * the server turns this off unless the operator allows them.
+     * @default true
+     */
+    allowPrivateAddresses: z.boolean().default(true),
+    /**
+     * How long the page cache keeps a response, in ms. `maxAge` picks among what is kept.
+     * @default 30 days
+     */
+    pageCacheTtlMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * 24 * 60 * 60 * 1000),
+  })
+  .describe('Engine-wide settings of Trawl.');
+
+/** What callers pass to configure the engine. */
+export type EngineConfigInput = z.input<typeof engineConfigSchema>;
+/** The engine configuration with every default applied. */
+export type EngineConfig = Readonly<z.output<typeof engineConfigSchema>>;
+
+/** Validates engine settings and applies defaults; the result is frozen. @throws BAD_REQUEST */
+export function resolveEngineConfig(input: EngineConfigInput = {}): EngineConfig {
+  const parsed = engineConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ValidationError(`Invalid engine configuration: ${parsed.error.issues[0]?.message}`, {
+      details: zodIssuesToFieldIssues(parsed.error.issues),
+    });
+  }
+  return Object.freeze(parsed.data);
+}
+
+/** Services a call may run with; each falls back to the embedded default when left out. */
+export interface EngineContext {
+  /** Engine settings; defaults when omitted. */
+  config?: EngineConfig;
+  /** Where the page cache lives; without a store, nothing is cached. */
+  store?: Store;
+  /** Fetchers to use instead of the built-in ones (tests, custom transports). */
+  fetchers?: readonly Fetcher[];
+  /** Cancels the work. */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,47 @@
+/**
+ * @trawl/core — the public surface of the Trawl engine. Explicit named exports only, so the
+ * surface changes on purpose (a test pins the list).
+ */
+export { scrape } from './scrape/index.ts';
+export { htmlToDocument } from './scrape/convert.ts';
+export type { HtmlToDocumentOptions } from './scrape/convert.ts';
+export { scrapeOptionsSchema, scrapeOptionsShape, formatNames } from './scrape/options.ts';
+export type {
+  ScrapeOptions,
+  ResolvedScrapeOptions,
+  FormatName,
+  FormatSpec,
+} from './scrape/options.ts';
+export { HttpFetcher } from './scrape/fetch-http.ts';
+export { engineConfigSchema, resolveEngineConfig } from './config.ts';
+export type { EngineConfig, EngineConfigInput, EngineContext } from './config.ts';
+export type { Document, DocumentMetadata, DocumentActions } from './document.ts';
+export {
+  TrawlError,
+  ValidationError,
+  AuthError,
+  PaymentRequiredError,
+  BlockedUrlError,
+  NotFoundError,
+  TimeoutError,
+  ContentTooLargeError,
+  UnsupportedTypeError,
+  RateLimitError,
+  NotConfiguredError,
+  FetchError,
+  StoreError,
+  errorCodes,
+  toTrawlError,
+} from './errors.ts';
+export type { ErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
+export type {
+  Store,
+  StoreSetOptions,
+  StoreListOptions,
+  StoreEntry,
+  StoreCapabilities,
+} from './interfaces/store.ts';
+export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';
+export { SqliteStore } from './defaults/sqlite-store.ts';
+export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';
+export { MemoryStore } from './defaults/memory-store.ts';

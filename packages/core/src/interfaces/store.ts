@@ -1,0 +1,58 @@
+/**
+ * Durable key-value storage, partitioned by namespace. Core keeps everything that must survive a
+ * restart here: the page cache now; jobs, crawl frontiers and results, monitors and feedback later.
+ *
+ * Values are JSON-serialisable data. Implementations must be safe to share between concurrent
+ * callers in one process.
+ *
+ * @remarks
+ * Deliberately out of the contract: transactions across keys, secondary indexes, change
+ * notifications and blocking reads. Capabilities that need them (job queues, crawl frontiers)
+ * build them on `Queue`, or on per-backend features declared in `capabilities`.
+ */
+export interface Store {
+  /** Reads a value; absent or expired keys return `undefined`, never throw. Backend failure throws STORE_UNAVAILABLE. */
+  get<T>(namespace: string, key: string): Promise<T | undefined>;
+  /** Writes a value, replacing any previous one (idempotent); `ttlMs` makes it expire. */
+  set(namespace: string, key: string, value: unknown, options?: StoreSetOptions): Promise<void>;
+  /** Removes a key; resolves `true` when it existed. Idempotent. */
+  delete(namespace: string, key: string): Promise<boolean>;
+  /** Lists live entries whose key starts with `prefix`, in ascending key order, after the key `after`. */
+  list<T>(namespace: string, options?: StoreListOptions): Promise<StoreEntry<T>[]>;
+  /** Removes every key of the namespace. Idempotent. */
+  clear(namespace: string): Promise<void>;
+  /** Releases connections and file handles; the store is unusable afterwards. Idempotent. */
+  close(): Promise<void>;
+  /** What the backend offers beyond the contract. */
+  readonly capabilities?: StoreCapabilities;
+}
+
+/** Options of `Store.set`. */
+export interface StoreSetOptions {
+  /** Time to live in milliseconds; the entry reads as absent afterwards. Unset: kept until deleted. */
+  ttlMs?: number;
+}
+
+/** Options of `Store.list`. */
+export interface StoreListOptions {
+  /** Only keys starting with this. @default '' */
+  prefix?: string;
+  /** Only keys sorting strictly after this one (a cursor). */
+  after?: string;
+  /** At most this many entries. @default 100 */
+  limit?: number;
+}
+
+/** One entry returned by `Store.list`. */
+export interface StoreEntry<T> {
+  key: string;
+  value: T;
+}
+
+/** Optional features a backend declares instead of being sniffed. */
+export interface StoreCapabilities {
+  /** Data survives a restart of the process. */
+  persistent: boolean;
+  /** Several processes may share the store safely. */
+  shared: boolean;
+}

@@ -1,0 +1,239 @@
+/**
+ * Cleaning: what no output format should ever contain (scripts, styles, hidden elements,
+ * comments), ads and trackers when `blockAds` is on, the caller's include/exclude selectors, and
+ * absolute URLs for links and images. Works in place on the domhandler tree, in one walk.
+ */
+import { selectAll, compile } from 'css-select';
+import { Element as DomElement, isCDATA } from 'domhandler';
+import { ValidationError } from '../errors.ts';
+import { toAbsoluteUrl } from '../internal/url.ts';
+import {
+  detach,
+  idAndClass,
+  isTag,
+  isText,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from './dom.ts';
+
+/** Placeholder for removed inline images; the alt text stays beside it. */
+export const base64ImagePlaceholder = '<Base64-Image-Removed>';
+
+// Never content in any format: executable, invisible or form plumbing.
+const junkTags = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'link',
+  'meta',
+  'head',
+  'svg',
+  'canvas',
+  'object',
+  'embed',
+  'param',
+  'source',
+  'track',
+  'map',
+  'dialog',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'option',
+]);
+
+// Ad and tracker markers, from the class and id names the big ad networks and consent managers
+// ship. A curated list rather than a full EasyList: cosmetic filter lists target browsers and
+// would cost a selector match per rule per page.
+const adPattern =
+  /(?:^|[\s_-])(?:ads?|adv|advert|advertisement|advertising|adsbygoogle|adslot|ad-?slot|ad-?unit|ad-?container|ad-?wrapper|ad-?banner|ad-?placeholder|dfp|gpt-ad|div-gpt-ad|google-?ads?|sponsored-?(?:content|links|posts)?|taboola|outbrain|revcontent|mgid|onetrust(?:-consent-sdk|-banner-sdk)?|cookie-?(?:banner|consent|notice|bar|popup|law)|cc-(?:banner|window)|cookiebot|didomi(?:-host|-notice)?|qc-cmp2?-(?:ui|container)|truste-?banner|osano-cm-window|gdpr-?(?:banner|consent|notice))(?:$|[\s_-]|\d)/;
+const adHosts =
+  /(?:^|\.)(?:doubleclick\.net|googlesyndication\.com|googleadservices\.com|google-analytics\.com|googletagmanager\.com|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|criteo\.(?:com|net)|pubmatic\.com|rubiconproject\.com|openx\.net|adsrvr\.org|moatads\.com|scorecardresearch\.com|quantserve\.com|facebook\.net|adform\.net|media\.net|revcontent\.com|mgid\.com|zemanta\.com|teads\.tv)$/;
+
+/** What `cleanHtml` needs to know. */
+export interface CleanOptions {
+  /** Base for relative URLs: `<base href>` or the page URL. */
+  baseUrl: string;
+  blockAds: boolean;
+  removeBase64Images: boolean;
+  includeTags?: readonly string[] | undefined;
+  excludeTags?: readonly string[] | undefined;
+}
+
+/** Removes junk and ads, resolves URLs and base64 images, applies exclude selectors. In place. */
+export function cleanTree(root: ParentNode, options: CleanOptions): void {
+  cleanChildren(root, options);
+  if (options.excludeTags?.length) {
+    for (const element of selectAll(compileSelectors(options.excludeTags, 'excludeTags'), root)) {
+      detach(element);
+    }
+  }
+}
+
+/**
+ * Keeps only what the include selectors match, outermost matches in document order, under a new
+ * root. Returns the root unchanged when no selector is given.
+ */
+export function keepIncluded(
+  root: ParentNode,
+  includeTags: readonly string[] | undefined,
+): ParentNode {
+  if (!includeTags?.length) return root;
+  const matches = selectAll(compileSelectors(includeTags, 'includeTags'), root).filter(isTag);
+  const matched = new Set<AnyNode>(matches);
+  const outermost = matches.filter((element) => !hasAncestorIn(element, matched));
+  const container = new DomElement('div', {});
+  for (const element of outermost) {
+    detach(element);
+    element.parent = container;
+    container.children.push(element);
+  }
+  linkSiblings(container.children);
+  return container;
+}
+
+function hasAncestorIn(element: Element, set: ReadonlySet<AnyNode>): boolean {
+  for (let parent = element.parent; parent; parent = parent.parent) {
+    if (set.has(parent)) return true;
+  }
+  return false;
+}
+
+function linkSiblings(children: AnyNode[]): void {
+  children.forEach((child, index) => {
+    child.prev = children[index - 1] ?? null;
+    child.next = children[index + 1] ?? null;
+  });
+}
+
+const compiledSelectors = new Map<string, ReturnType<typeof compile>>();
+
+/** Compiles CSS selectors once per distinct list; a bad selector is the caller's error. */
+function compileSelectors(selectors: readonly string[], field: string): ReturnType<typeof compile> {
+  const key = selectors.join('\u0000');
+  let compiled = compiledSelectors.get(key);
+  if (compiled) return compiled;
+  try {
+    compiled = compile(selectors.join(', '));
+  } catch (error) {
+    throw new ValidationError(`Invalid CSS selector in ${field}: ${(error as Error).message}`, {
+      details: [{ path: [field], message: 'invalid CSS selector' }],
+      cause: error,
+    });
+  }
+  // Selector lists repeat across a crawl's pages; a small cache avoids recompiling per page.
+  if (compiledSelectors.size > 256) compiledSelectors.clear();
+  compiledSelectors.set(key, compiled);
+  return compiled;
+}
+
+/** Checks selectors up front so a typo fails before any fetch. @throws BAD_REQUEST */
+export function validateSelectors(selectors: readonly string[] | undefined, field: string): void {
+  if (selectors?.length) compileSelectors(selectors, field);
+}
+
+function cleanChildren(parent: ParentNode, options: CleanOptions): void {
+  const kept: AnyNode[] = [];
+  for (const child of parent.children) {
+    if (isTag(child)) {
+      if (shouldDrop(child, options)) continue;
+      resolveUrls(child, options);
+      cleanChildren(child, options);
+      kept.push(child);
+    } else if (isText(child) || isCDATA(child)) {
+      kept.push(child);
+    }
+    // Comments, doctypes and processing instructions carry nothing for any output.
+  }
+  if (kept.length !== parent.children.length) {
+    parent.children = kept;
+    linkSiblings(kept);
+  }
+}
+
+function shouldDrop(element: Element, options: CleanOptions): boolean {
+  if (junkTags.has(element.name)) return true;
+  const attribs = element.attribs;
+  if (attribs['hidden'] !== undefined || attribs['aria-hidden'] === 'true') return true;
+  const style = attribs['style'];
+  if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  if (element.name === 'iframe' || element.name === 'frame') {
+    // An iframe has no content of its own in the parent page; keep it only for the html format
+    // when it is not an ad.
+    return options.blockAds && isAdUrl(attribs['src']);
+  }
+  if (options.blockAds) {
+    const names = idAndClass(element);
+    if (names && adPattern.test(names)) return true;
+    if (element.name === 'ins' && names.includes('adsbygoogle')) return true;
+    if (element.name === 'a' || element.name === 'img') {
+      if (isAdUrl(attribs['href'] ?? attribs['src'])) return true;
+    }
+  }
+  return false;
+}
+
+function isAdUrl(src: string | undefined): boolean {
+  if (!src) return false;
+  try {
+    return adHosts.test(new URL(src, 'https://x.invalid/').hostname);
+  } catch {
+    return false;
+  }
+}
+
+function resolveUrls(element: Element, options: CleanOptions): void {
+  const attribs = element.attribs;
+  if (element.name === 'a') {
+    const href = attribs['href'];
+    // A jump within the page is not a destination for a reader of the markdown: keep the text.
+    if (href?.trim().startsWith('#')) {
+      delete attribs['href'];
+      return;
+    }
+    if (href !== undefined) {
+      const absolute = toAbsoluteUrl(href, options.baseUrl);
+      if (absolute) attribs['href'] = absolute;
+      else delete attribs['href'];
+    }
+    return;
+  }
+  if (element.name === 'img') {
+    const src = pickImageSource(attribs);
+    if (src === undefined) return;
+    if (src.startsWith('data:')) {
+      attribs['src'] = options.removeBase64Images ? base64ImagePlaceholder : src;
+      return;
+    }
+    const absolute = toAbsoluteUrl(src, options.baseUrl);
+    if (absolute) attribs['src'] = absolute;
+    else delete attribs['src'];
+  }
+}
+
+/**
+ * The real image URL: lazy loaders keep it in data-src and put a 1×1 placeholder (often a
+ * data: GIF) in src; srcset's largest candidate beats a small src.
+ */
+function pickImageSource(attribs: Record<string, string>): string | undefined {
+  const lazy = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'];
+  const src = attribs['src'];
+  if (lazy && (!src || src.startsWith('data:') || src.endsWith('.gif'))) return lazy;
+  if (src) return src;
+  const srcset = attribs['srcset'] ?? attribs['data-srcset'];
+  return srcset ? largestFromSrcset(srcset) : undefined;
+}
+
+function largestFromSrcset(srcset: string): string | undefined {
+  let best: { url: string; size: number } | undefined;
+  for (const candidate of srcset.split(/,\s+/)) {
+    const [url, descriptor] = candidate.trim().split(/\s+/);
+    if (!url) continue;
+    const size = Number.parseFloat(descriptor ?? '1') || 1;
+    if (!best || size > best.size) best = { url, size };
+  }
+  return best?.url;
+}

@@ -1,0 +1,105 @@
+/**
+ * The pure half of scraping: HTML text in, Document fields out. No network, no cache; `scrape()`
+ * calls it after fetching, and `htmlToDocument` exposes it for HTML the caller already has.
+ */
+import { z } from 'zod';
+import type { Document } from '../document.ts';
+import { parseOrThrow } from '../internal/zod.ts';
+import { validateSelectors } from './clean.ts';
+import { ensureFormatsAvailable, formatHandlers } from './formats/index.ts';
+import { scrapeOptionsShape, type ResolvedScrapeOptions } from './options.ts';
+import { HtmlPage } from './page.ts';
+import type { PageMetadata } from './metadata.ts';
+import { redactText, resolveRedaction, type Redaction } from './redact.ts';
+
+/** The options that shape conversion, a subset of ScrapeOptions. */
+export type ConversionOptions = Pick<
+  ResolvedScrapeOptions,
+  | 'formats'
+  | 'onlyMainContent'
+  | 'onlyCleanContent'
+  | 'includeTags'
+  | 'excludeTags'
+  | 'removeBase64Images'
+  | 'blockAds'
+  | 'redactPII'
+>;
+
+/** Checks everything about conversion that can fail before a fetch. Returns the redaction to apply. */
+export function prepareConversion(options: ConversionOptions): Redaction | undefined {
+  ensureFormatsAvailable(options.formats);
+  validateSelectors(options.includeTags, 'includeTags');
+  validateSelectors(options.excludeTags, 'excludeTags');
+  return resolveRedaction(options.redactPII);
+}
+
+/** Converts decoded HTML into the requested formats plus the page's own metadata. */
+export function convertHtml(
+  html: string,
+  pageUrl: string,
+  options: ConversionOptions,
+  redaction: Redaction | undefined,
+): { content: Omit<Document, 'metadata'>; pageMetadata: PageMetadata } {
+  const wanted = new Set(options.formats.map((format) => format.type));
+  const page = new HtmlPage(
+    html,
+    pageUrl,
+    { ...options, redaction },
+    {
+      links: wanted.has('links'),
+      images: wanted.has('images'),
+    },
+  );
+  const content: Document = { metadata: {} as Document['metadata'] };
+  for (const format of options.formats) formatHandlers[format.type].apply(page, content, format);
+  // markdown and html were made from a redacted tree; the raw page and link URLs are strings.
+  if (redaction) {
+    if (content.rawHtml !== undefined) content.rawHtml = redactText(content.rawHtml, redaction);
+    if (content.links) content.links = content.links.map((link) => redactText(link, redaction));
+  }
+  const { metadata: _unused, ...fields } = content;
+  return { content: fields, pageMetadata: page.metadata };
+}
+
+const htmlToDocumentOptionsSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/ })
+    .describe('The URL the HTML came from; resolves relative links.'),
+  formats: scrapeOptionsShape.formats,
+  onlyMainContent: scrapeOptionsShape.onlyMainContent,
+  onlyCleanContent: scrapeOptionsShape.onlyCleanContent,
+  includeTags: scrapeOptionsShape.includeTags,
+  excludeTags: scrapeOptionsShape.excludeTags,
+  removeBase64Images: scrapeOptionsShape.removeBase64Images,
+  blockAds: scrapeOptionsShape.blockAds,
+  redactPII: scrapeOptionsShape.redactPII,
+});
+
+/** Options of `htmlToDocument`. */
+export type HtmlToDocumentOptions = z.input<typeof htmlToDocumentOptionsSchema>;
+
+/**
+ * Converts HTML you already have into a Document, exactly as `scrape()` would convert the same
+ * page. Metadata carries the page's own tags, and `url`/`sourceURL` are the given URL.
+ *
+ * @throws BAD_REQUEST for invalid options, CAPABILITY_UNAVAILABLE / NOT_CONFIGURED for formats
+ * that need a browser or an LLM
+ * @example
+ * const doc = htmlToDocument('<h1>Hi</h1><p>There</p>', { url: 'https://example.com/' });
+ * console.log(doc.markdown); // "# Hi\n\nThere"
+ */
+export function htmlToDocument(html: string, options: HtmlToDocumentOptions): Document {
+  const resolved = parseOrThrow(htmlToDocumentOptionsSchema, options, 'htmlToDocument options');
+  const redaction = prepareConversion(resolved);
+  const { content, pageMetadata } = convertHtml(html, resolved.url, resolved, redaction);
+  return {
+    ...content,
+    metadata: {
+      ...pageMetadata,
+      sourceURL: resolved.url,
+      url: resolved.url,
+      statusCode: 200,
+      scrapeId: crypto.randomUUID(),
+    },
+  };
+}

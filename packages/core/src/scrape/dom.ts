@@ -1,0 +1,84 @@
+/**
+ * The light DOM the whole HTML pipeline works on: htmlparser2's domhandler tree. It parses several
+ * times faster than a spec-complete parser and css-select queries it directly, so cleaning,
+ * selectors and main-content scoring never build a second tree; only the part that survives is
+ * converted to hast for unified (see markdown.ts).
+ */
+import { parseDocument } from 'htmlparser2';
+import {
+  isDocument,
+  isTag,
+  isText,
+  type AnyNode,
+  type Document,
+  type Element,
+  type ParentNode,
+} from 'domhandler';
+import { removeElement } from 'domutils';
+
+export type { AnyNode, Document as HtmlDocument, Element, ParentNode };
+export { isTag, isText };
+
+/** Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded). */
+export function parseHtml(html: string): Document {
+  return parseDocument(html, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+  });
+}
+
+/** Removes a node from its parent. */
+export function detach(node: AnyNode): void {
+  removeElement(node);
+}
+
+/** The first element with this tag name, in document order. */
+export function findFirst(root: ParentNode, tagName: string): Element | undefined {
+  for (const child of root.children) {
+    if (!isTag(child)) continue;
+    if (child.name === tagName) return child;
+    const found = findFirst(child, tagName);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Calls `visit` for every element below `root` in document order; return false to skip children. */
+export function walkElements(root: ParentNode, visit: (element: Element) => boolean | void): void {
+  for (const child of root.children) {
+    if (!isTag(child)) continue;
+    if (visit(child) !== false) walkElements(child, visit);
+  }
+}
+
+/** All elements below `root` with one of these tag names, in document order. */
+export function findAllByTag(root: ParentNode, tagNames: ReadonlySet<string>): Element[] {
+  const found: Element[] = [];
+  walkElements(root, (element) => {
+    if (tagNames.has(element.name)) found.push(element);
+  });
+  return found;
+}
+
+/** The text of a subtree with runs of white space folded to one space, trimmed. */
+export function collapsedText(node: AnyNode): string {
+  const parts: string[] = [];
+  collectText(node, parts);
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+function collectText(node: AnyNode, parts: string[]): void {
+  if (isText(node)) parts.push(node.data);
+  else if (isTag(node) || isDocument(node)) {
+    for (const child of (node as ParentNode).children) collectText(child, parts);
+  }
+}
+
+/** `id` and `class` of an element as one lower-cased string, for pattern tests. */
+export function idAndClass(element: Element): string {
+  const id = element.attribs['id'];
+  const cls = element.attribs['class'];
+  if (!id && !cls) return '';
+  return `${id ?? ''} ${cls ?? ''}`.toLowerCase();
+}

@@ -1,0 +1,363 @@
+/**
+ * The scrape engine: picks the fetcher, owns the time budget, the proxy choice and the page
+ * cache, and routes the response by content type. Conversion itself is convert.ts.
+ */
+import { STATUS_CODES } from 'node:http';
+import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
+import type { Document, DocumentMetadata } from '../document.ts';
+import {
+  FetchError,
+  NotConfiguredError,
+  NotFoundError,
+  TimeoutError,
+  UnsupportedTypeError,
+} from '../errors.ts';
+import type { Fetcher, FetchResponse } from '../interfaces/fetcher.ts';
+import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
+import { convertHtml, prepareConversion } from './convert.ts';
+import { decodeHtml } from './decode.ts';
+import { HttpFetcher } from './fetch-http.ts';
+import type { ResolvedScrapeOptions } from './options.ts';
+import { redactText, type Redaction } from './redact.ts';
+
+const defaultConfig = resolveEngineConfig();
+// Shared so that connections are reused across scrapes of one process.
+const defaultFetchers: readonly Fetcher[] = [new HttpFetcher()];
+const twoYearsMs = 2 * 365 * 24 * 60 * 60 * 1000;
+
+/** A scrape request after validation. */
+export interface ScrapeRequest {
+  /** The URL as the caller gave it. */
+  sourceUrl: string;
+  target: URL;
+  options: ResolvedScrapeOptions;
+  /** The caller set maxAge; lockdown otherwise widens it to two years. */
+  hasExplicitMaxAge: boolean;
+}
+
+/** Runs one scrape. @throws see `scrape()` */
+export async function runScrape(request: ScrapeRequest, context: EngineContext): Promise<Document> {
+  const { options } = request;
+  const config = context.config ?? defaultConfig;
+  const startedAt = Date.now();
+  const redaction = prepareConversion(options);
+  const fetcher = pickFetcher(options, context.fetchers ?? defaultFetchers);
+  const proxyPlan = planProxy(options, config);
+
+  const cache = context.store ? new PageCache(context.store, config.pageCacheTtlMs) : undefined;
+  const cacheKey = pageCacheKey(request.target, options);
+  let page: CachedPage | undefined;
+  let cacheState: DocumentMetadata['cacheState'];
+  let proxyUsed: DocumentMetadata['proxyUsed'];
+
+  if (options.lockdown || options.minAge !== undefined) {
+    page = await readCacheOnly(request, cache, cacheKey);
+    cacheState = 'hit';
+  } else {
+    if (cache && options.maxAge > 0) {
+      const cached = await cache.get(cacheKey);
+      if (cached && Date.now() - cached.fetchedAt < options.maxAge) {
+        page = cached;
+        cacheState = 'hit';
+      } else {
+        cacheState = 'miss';
+      }
+    }
+    if (!page) {
+      const fetched = await fetchWithProxy(
+        fetcher,
+        request,
+        config,
+        proxyPlan,
+        startedAt,
+        context.signal,
+      );
+      proxyUsed = fetched.proxyUsed;
+      page = toCachedPage(fetched.response, request.target);
+      const mayStore =
+        options.storeInCache &&
+        !options.headers &&
+        !options.actions?.length &&
+        !options.zeroDataRetention &&
+        page.status < 300;
+      if (cache && mayStore) await cache.put(cacheKey, page);
+    }
+  }
+
+  const metadata: DocumentMetadata = {
+    sourceURL: request.sourceUrl,
+    url: page.url,
+    statusCode: page.status,
+    scrapeId: crypto.randomUUID(),
+    charset: page.charset,
+  };
+  if (page.contentType) metadata.contentType = page.contentType;
+  if (page.status >= 400) metadata.error = `${page.status} ${STATUS_CODES[page.status] ?? 'Error'}`;
+  if (cacheState) {
+    metadata.cacheState = cacheState;
+    metadata.cachedAt = new Date(page.fetchedAt).toISOString();
+  }
+  if (proxyUsed) metadata.proxyUsed = proxyUsed;
+  if (options.location) metadata.country = options.location.country;
+
+  const { content, pageMetadata } = convertByType(page, options, redaction);
+  return { ...content, metadata: { ...pageMetadata, ...metadata } };
+}
+
+function pickFetcher(options: ResolvedScrapeOptions, fetchers: readonly Fetcher[]): Fetcher {
+  const browserNeeds = [
+    options.actions?.length ? 'actions' : undefined,
+    options.waitFor > 0 ? 'waitFor' : undefined,
+    options.profile ? 'profile' : undefined,
+  ].filter((need): need is string => need !== undefined);
+  if (browserNeeds.length > 0) {
+    const browser = fetchers.find((fetcher) => fetcher.name === 'browser');
+    if (browser) return browser;
+    throw new NotConfiguredError(
+      `${browserNeeds.join(', ')} need the browser engine, which this Trawl build does not include yet: remove ${browserNeeds.length > 1 ? 'them' : 'it'} from the request`,
+      {
+        code: 'CAPABILITY_UNAVAILABLE',
+        details: browserNeeds.map((need) => ({
+          path: [need],
+          message: 'needs the browser engine',
+        })),
+      },
+    );
+  }
+  const http = fetchers.find((fetcher) => fetcher.name === 'http') ?? fetchers[0];
+  if (!http)
+    throw new NotConfiguredError('No fetcher is configured: pass at least one in context.fetchers');
+  return http;
+}
+
+/** Where the request goes: direct, through the proxy, or direct with the proxy as fallback. */
+type ProxyPlan = {
+  first: 'direct' | 'basic';
+  fallbackProxyUrl: string | undefined;
+  proxyUrl: string | undefined;
+};
+
+function planProxy(options: ResolvedScrapeOptions, config: EngineConfig): ProxyPlan {
+  switch (options.proxy) {
+    case 'basic':
+      if (!config.proxyUrl) {
+        throw new NotConfiguredError(
+          "proxy 'basic' needs a proxy URL: set proxyUrl in the engine config (TRAWL_PROXY_URL for the server), or use proxy 'auto'",
+        );
+      }
+      return { first: 'basic', fallbackProxyUrl: undefined, proxyUrl: config.proxyUrl };
+    case 'auto':
+      return { first: 'direct', fallbackProxyUrl: config.proxyUrl, proxyUrl: undefined };
+    default:
+      throw new NotConfiguredError(
+        `proxy '${options.proxy}' needs a residential or stealth proxy network, which a self-hosted Trawl does not have: use 'basic' with a configured proxy URL, or 'auto'`,
+        {
+          code: 'CAPABILITY_UNAVAILABLE',
+          details: [{ path: ['proxy'], message: 'not available' }],
+        },
+      );
+  }
+}
+
+// Answers that usually mean "blocked from here": worth one more try through the proxy.
+const blockedStatuses = new Set([403, 407, 429, 503]);
+
+async function fetchWithProxy(
+  fetcher: Fetcher,
+  request: ScrapeRequest,
+  config: EngineConfig,
+  plan: ProxyPlan,
+  startedAt: number,
+  signal: AbortSignal | undefined,
+): Promise<{ response: FetchResponse; proxyUsed: 'basic' | 'direct' }> {
+  const attempt = (proxyUrl: string | undefined) => {
+    const remainingMs = request.options.timeout - (Date.now() - startedAt);
+    if (remainingMs <= 0) {
+      throw new TimeoutError(
+        `Scraping ${request.target.href} took longer than ${request.options.timeout} ms: raise timeout or try later`,
+      );
+    }
+    return fetcher.fetch({
+      url: request.target,
+      headers: buildHeaders(request.options, config),
+      timeoutMs: remainingMs,
+      maxBodyBytes: config.maxBodyBytes,
+      maxRedirects: config.maxRedirects,
+      skipTlsVerification: request.options.skipTlsVerification ?? !request.options.headers,
+      ...(proxyUrl ? { proxyUrl } : {}),
+      blockPrivateAddresses: !config.allowPrivateAddresses,
+      mobile: request.options.mobile,
+      ...(signal ? { signal } : {}),
+    });
+  };
+  if (plan.first === 'basic') return { response: await attempt(plan.proxyUrl), proxyUsed: 'basic' };
+  try {
+    const response = await attempt(undefined);
+    if (plan.fallbackProxyUrl && blockedStatuses.has(response.status)) {
+      return { response: await attempt(plan.fallbackProxyUrl), proxyUsed: 'basic' };
+    }
+    return { response, proxyUsed: 'direct' };
+  } catch (error) {
+    if (plan.fallbackProxyUrl && error instanceof FetchError && error.retryable) {
+      return { response: await attempt(plan.fallbackProxyUrl), proxyUsed: 'basic' };
+    }
+    throw error;
+  }
+}
+
+function buildHeaders(
+  options: ResolvedScrapeOptions,
+  config: EngineConfig,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': options.mobile ? config.mobileUserAgent : config.userAgent,
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-language': acceptLanguage(options.location?.languages),
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  if (options.mobile) {
+    // Client hints: servers that pick a layout by hint rather than by User-Agent.
+    headers['sec-ch-ua-mobile'] = '?1';
+    headers['viewport-width'] = '390';
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+function acceptLanguage(languages: readonly string[] | undefined): string {
+  if (!languages?.length) return 'en-US,en;q=0.9';
+  // Each later language gets a lower weight, as browsers send them.
+  return languages
+    .map((language, index) =>
+      index === 0 ? language : `${language};q=${Math.max(0.1, 1 - index * 0.1).toFixed(1)}`,
+    )
+    .join(',');
+}
+
+async function readCacheOnly(
+  request: ScrapeRequest,
+  cache: PageCache | undefined,
+  key: string,
+): Promise<CachedPage> {
+  const { options } = request;
+  const code = options.lockdown ? 'SCRAPE_LOCKDOWN_CACHE_MISS' : 'SCRAPE_NO_CACHED_DATA';
+  if (!cache) {
+    throw new NotFoundError(
+      `No cached copy of ${request.sourceUrl}: no page cache is configured (pass a store)`,
+      { code },
+    );
+  }
+  const cached = await cache.get(key);
+  const ageMs = cached ? Date.now() - cached.fetchedAt : undefined;
+  const maxAgeMs = options.lockdown && !request.hasExplicitMaxAge ? twoYearsMs : options.maxAge;
+  if (
+    cached &&
+    ageMs !== undefined &&
+    (options.minAge === undefined || ageMs >= options.minAge) &&
+    (!options.lockdown || ageMs < maxAgeMs || maxAgeMs === 0)
+  ) {
+    return cached;
+  }
+  const why = options.lockdown
+    ? 'lockdown serves only cached pages'
+    : `minAge asks for a copy at least ${options.minAge} ms old`;
+  throw new NotFoundError(
+    `No cached copy of ${request.sourceUrl} matches: ${why}. Scrape it without ${options.lockdown ? 'lockdown' : 'minAge'} first.`,
+    { code },
+  );
+}
+
+function toCachedPage(response: FetchResponse, requested: URL): CachedPage {
+  const contentType = response.headers['content-type'];
+  const kind = classifyBody(contentType, response.body);
+  if (kind.type === 'unsupported') {
+    throw new UnsupportedTypeError(`${requested.href} ${kind.reason}`, {
+      details: { contentType: contentType ?? null },
+    });
+  }
+  const decoded = decodeHtml(response.body, contentType);
+  return {
+    url: response.url.href,
+    status: response.status,
+    contentType,
+    text: decoded.text,
+    charset: decoded.charset,
+    fetchedAt: Date.now(),
+  };
+}
+
+type BodyKind =
+  { type: 'html' } | { type: 'text'; language: string } | { type: 'unsupported'; reason: string };
+
+const documentTypes =
+  /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.ms-|vnd\.oasis|rtf|epub)/;
+
+function classifyBody(contentType: string | undefined, body: Uint8Array): BodyKind {
+  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (documentTypes.test(mime)) {
+    return {
+      type: 'unsupported',
+      reason: `is a document (${mime}): documents are read by the parse capability, which this Trawl build does not include yet`,
+    };
+  }
+  if (looksBinary(body)) {
+    return {
+      type: 'unsupported',
+      reason: `returned binary content${mime ? ` (served as ${mime})` : ''}, which cannot be turned into a document`,
+    };
+  }
+  if (mime === 'text/html' || mime === 'application/xhtml+xml' || mime === '') {
+    return mime === '' && !/^\s*</.test(new TextDecoder().decode(body.subarray(0, 512)))
+      ? { type: 'text', language: '' }
+      : { type: 'html' };
+  }
+  if (mime === 'application/json' || mime.endsWith('+json'))
+    return { type: 'text', language: 'json' };
+  if (mime.endsWith('/xml') || mime.endsWith('+xml')) return { type: 'text', language: 'xml' };
+  if (mime === 'text/markdown' || mime === 'text/x-markdown')
+    return { type: 'text', language: 'markdown' };
+  if (mime.startsWith('text/')) return { type: 'text', language: '' };
+  return { type: 'unsupported', reason: `is ${mime}, which cannot be turned into a document` };
+}
+
+/** NUL bytes or many control characters in the first 4 KiB: not text, whatever the header says. */
+function looksBinary(body: Uint8Array): boolean {
+  const sample = body.subarray(0, 4096);
+  if (sample.length === 0) return false;
+  let suspicious = 0;
+  for (const byte of sample) {
+    if (byte === 0) return true;
+    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 13 && byte !== 12 && byte !== 27)
+      suspicious++;
+  }
+  return suspicious / sample.length > 0.1;
+}
+
+function convertByType(
+  page: CachedPage,
+  options: ResolvedScrapeOptions,
+  redaction: Redaction | undefined,
+): ReturnType<typeof convertHtml> {
+  const kind = classifyBody(page.contentType, new TextEncoder().encode(page.text.slice(0, 512)));
+  if (kind.type !== 'text') return convertHtml(page.text, page.url, options, redaction);
+  // A text response is its own content: markdown as is, other text in a fenced block.
+  const redact = (text: string) => (redaction ? redactText(text, redaction) : text);
+  const text = redact(page.text);
+  const content: ReturnType<typeof convertHtml>['content'] = {};
+  for (const { type } of options.formats) {
+    if (type === 'markdown') {
+      content.markdown =
+        kind.language === 'markdown'
+          ? text.trim()
+          : `\`\`\`${kind.language}\n${text.trimEnd()}\n\`\`\``;
+    } else if (type === 'html') {
+      content.html = `<pre>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
+    } else if (type === 'rawHtml') {
+      content.rawHtml = text;
+    } else if (type === 'links' || type === 'images') {
+      content[type] = [];
+    }
+  }
+  return { content, pageMetadata: {} };
+}

@@ -1,0 +1,350 @@
+/**
+ * The HTTP fetcher, on undici. Redirects are followed here rather than by undici, so that each
+ * hop is counted, checked against the private-address rule and bounded by the same deadline.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } from 'node:zlib';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import {
+  BlockedUrlError,
+  ContentTooLargeError,
+  FetchError,
+  TimeoutError,
+  TrawlError,
+} from '../errors.ts';
+import type { Fetcher, FetchRequest, FetchResponse } from '../interfaces/fetcher.ts';
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/** Plain HTTP(S) fetching with connection reuse. */
+export class HttpFetcher implements Fetcher {
+  readonly name = 'http';
+  // One dispatcher per distinct transport setting, kept for connection reuse across pages.
+  readonly #dispatchers = new Map<string, Dispatcher>();
+
+  async fetch(fetchRequest: FetchRequest): Promise<FetchResponse> {
+    const deadline = AbortSignal.timeout(fetchRequest.timeoutMs);
+    const signal = fetchRequest.signal
+      ? AbortSignal.any([deadline, fetchRequest.signal])
+      : deadline;
+    let url = fetchRequest.url;
+    for (let redirects = 0; ; redirects++) {
+      if (fetchRequest.blockPrivateAddresses) assertPublicLiteral(url);
+      const response = await this.#send(url, fetchRequest, signal);
+      const location = response.headers['location'];
+      if (redirectStatuses.has(response.statusCode) && location) {
+        // Drain so the connection can be reused.
+        await response.body.dump().catch(() => undefined);
+        if (redirects >= fetchRequest.maxRedirects) {
+          throw new FetchError(
+            `Too many redirects (more than ${fetchRequest.maxRedirects}) starting at ${fetchRequest.url.href}`,
+            {
+              retryable: false,
+            },
+          );
+        }
+        url = new URL(location, url);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+          throw new FetchError(`Redirect to an unsupported URL: ${url.href}`, { retryable: false });
+        }
+        continue;
+      }
+      const raw = await readBody(
+        response,
+        fetchRequest.maxBodyBytes,
+        url,
+        signal,
+        deadline,
+        fetchRequest.timeoutMs,
+      );
+      const headers = flattenHeaders(response.headers);
+      const body = decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
+      return { url, status: response.statusCode, headers, body, redirects };
+    }
+  }
+
+  async close(): Promise<void> {
+    const dispatchers = [...this.#dispatchers.values()];
+    this.#dispatchers.clear();
+    await Promise.all(dispatchers.map((dispatcher) => dispatcher.close()));
+  }
+
+  async #send(
+    url: URL,
+    fetchRequest: FetchRequest,
+    signal: AbortSignal,
+    isRetry = false,
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      return await request(url, {
+        method: 'GET',
+        headers: fetchRequest.headers,
+        signal,
+        dispatcher: this.#dispatcherFor(fetchRequest),
+        // Our own deadline covers headers and body; undici's per-phase timers would fire first
+        // on slow pages with long budgets.
+        headersTimeout: fetchRequest.timeoutMs,
+        bodyTimeout: fetchRequest.timeoutMs,
+      });
+    } catch (error) {
+      // A pooled keep-alive socket the server closed meanwhile fails before any response; a GET
+      // is safe to send once more on a fresh connection.
+      if (!isRetry && !signal.aborted && errorCodesOf(error).includes('UND_ERR_SOCKET')) {
+        return this.#send(url, fetchRequest, signal, true);
+      }
+      throw toFetchError(error, url, signal, fetchRequest.timeoutMs);
+    }
+  }
+
+  #dispatcherFor(fetchRequest: FetchRequest): Dispatcher {
+    const key = `${fetchRequest.proxyUrl ?? ''}|${fetchRequest.skipTlsVerification}|${fetchRequest.blockPrivateAddresses}`;
+    let dispatcher = this.#dispatchers.get(key);
+    if (dispatcher) return dispatcher;
+    const tls = { rejectUnauthorized: !fetchRequest.skipTlsVerification };
+    const connect = fetchRequest.blockPrivateAddresses ? { ...tls, lookup: publicOnlyLookup } : tls;
+    dispatcher = fetchRequest.proxyUrl
+      ? new ProxyAgent({ uri: fetchRequest.proxyUrl, requestTls: connect })
+      : new Agent({ connect });
+    this.#dispatchers.set(key, dispatcher);
+    return dispatcher;
+  }
+}
+
+async function readBody(
+  response: Dispatcher.ResponseData,
+  maxBytes: number,
+  url: URL,
+  signal: AbortSignal,
+  deadline: AbortSignal,
+  timeoutMs: number,
+): Promise<Uint8Array> {
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    throw tooLarge(url, maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > maxBytes) {
+        response.body.destroy();
+        throw tooLarge(url, maxBytes);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof TrawlError) throw error;
+    throw toFetchError(error, url, signal.aborted ? signal : deadline, timeoutMs);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Undoes Content-Encoding; the output cap stops a small compressed bomb from filling memory. */
+function decompress(
+  body: Uint8Array,
+  encoding: string | undefined,
+  url: URL,
+  maxBytes: number,
+): Uint8Array {
+  const coding = encoding?.trim().toLowerCase();
+  if (!coding || coding === 'identity' || body.length === 0) return body;
+  const options = { maxOutputLength: maxBytes };
+  try {
+    switch (coding) {
+      case 'gzip':
+      case 'x-gzip':
+        return gunzipSync(body, options);
+      case 'deflate':
+        return inflateSync(body, options);
+      case 'br':
+        return brotliDecompressSync(body, options);
+      case 'zstd':
+        return zstdDecompressSync(body, options);
+      default:
+        return body;
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(url, maxBytes);
+    throw new FetchError(`${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`, {
+      cause: error,
+      retryable: false,
+    });
+  }
+}
+
+function tooLarge(url: URL, maxBytes: number): ContentTooLargeError {
+  return new ContentTooLargeError(
+    `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB limit: raise maxBodyBytes in the engine config to read it`,
+  );
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+const tlsCodes =
+  /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_OSSL_|EPROTO)/;
+
+/** Maps what undici or the socket threw to a typed error with a code a caller can act on. */
+function toFetchError(
+  error: unknown,
+  url: URL,
+  signal: AbortSignal,
+  timeoutMs: number,
+): TrawlError {
+  if (error instanceof TrawlError) return error;
+  const codes = errorCodesOf(error);
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof Error && reason.name === 'TimeoutError') {
+      return new TimeoutError(
+        `Fetching ${url.href} took longer than ${timeoutMs} ms: raise timeout or try later`,
+        { cause: error },
+      );
+    }
+    return new FetchError(`Fetching ${url.href} was cancelled`, { cause: error, retryable: false });
+  }
+  if (
+    codes.some(
+      (code) =>
+        code === 'UND_ERR_HEADERS_TIMEOUT' ||
+        code === 'UND_ERR_BODY_TIMEOUT' ||
+        code === 'UND_ERR_CONNECT_TIMEOUT' ||
+        code === 'ETIMEDOUT',
+    )
+  ) {
+    return new TimeoutError(`Fetching ${url.href} timed out: raise timeout or try later`, {
+      cause: error,
+    });
+  }
+  if (
+    codes.some(
+      (code) =>
+        code === 'ENOTFOUND' ||
+        code === 'EAI_AGAIN' ||
+        code === 'EAI_NONAME' ||
+        code === 'EAI_NODATA',
+    )
+  ) {
+    return new FetchError(`The host ${url.hostname} could not be resolved (DNS): check the URL`, {
+      code: 'SCRAPE_DNS_RESOLUTION_ERROR',
+      cause: error,
+    });
+  }
+  if (codes.includes('ECONNREFUSED')) {
+    return new FetchError(
+      `${url.host} refused the connection: is the server up and the port right?`,
+      {
+        code: 'SCRAPE_CONNECTION_REFUSED',
+        cause: error,
+      },
+    );
+  }
+  if (codes.some((code) => tlsCodes.test(code))) {
+    return new FetchError(
+      `TLS failed for ${url.host} (${codes.find((code) => tlsCodes.test(code))}): the certificate is not trusted; set skipTlsVerification to accept it`,
+      {
+        code: 'SCRAPE_SSL_ERROR',
+        cause: error,
+        retryable: false,
+      },
+    );
+  }
+  if (codes.includes('URL_BLOCKED')) {
+    return new BlockedUrlError(
+      `${url.host} resolves to a private address, which this server may not fetch`,
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new FetchError(`Fetching ${url.href} failed: ${message}`, { cause: error });
+}
+
+function errorCodesOf(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    if (current instanceof AggregateError) {
+      for (const inner of current.errors) codes.push(...errorCodesOf(inner));
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/** Loopback, private, link-local, carrier-grade NAT, unique-local and unspecified addresses. */
+export function isPrivateAddress(address: string): boolean {
+  if (isIP(address) === 4) {
+    const [a = 0, b = 0] = address.split('.').map(Number);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
+  }
+  const lower = address.toLowerCase();
+  if (lower.startsWith('::ffff:')) return isPrivateAddress(lower.slice(7));
+  return (
+    lower === '::1' ||
+    lower === '::' ||
+    lower.startsWith('fc') ||
+    lower.startsWith('fd') ||
+    lower.startsWith('fe80')
+  );
+}
+
+function assertPublicLiteral(url: URL): void {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (
+    (isIP(host) && isPrivateAddress(host)) ||
+    host === 'localhost' ||
+    host.endsWith('.localhost')
+  ) {
+    throw new BlockedUrlError(
+      `${url.href} points to a private or loopback address, which this server may not fetch`,
+    );
+  }
+}
+
+// Checking the address the socket will actually use (not a separate lookup) closes the
+// DNS-rebinding gap between check and connect.
+function publicOnlyLookup(
+  hostname: string,
+  options: object,
+  callback: (
+    error: NodeJS.ErrnoException | null,
+    address: string | LookupAddress[],
+    family?: number,
+  ) => void,
+): void {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    const list = addresses;
+    const blocked = list.find((entry) => isPrivateAddress(entry.address));
+    if (blocked) {
+      const refusal = Object.assign(
+        new Error(`${hostname} resolves to private address ${blocked.address}`),
+        { code: 'URL_BLOCKED' },
+      );
+      return callback(refusal, []);
+    }
+    if ((options as { all?: boolean }).all) return callback(null, list);
+    const first = list[0];
+    return first
+      ? callback(null, first.address, first.family)
+      : callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Formats this engine knows by name but cannot produce yet: asking for one is an error that says
+ * what it needs, never a silently missing field.
+ */
+import { NotConfiguredError } from '../../errors.ts';
+import type { FormatName } from '../options.ts';
+import type { FormatHandler } from './index.ts';
+
+function refuse(
+  format: FormatName,
+  reason: string,
+  code: 'NOT_CONFIGURED' | 'CAPABILITY_UNAVAILABLE',
+): FormatHandler {
+  return {
+    ensureAvailable() {
+      throw new NotConfiguredError(`The '${format}' format ${reason}`, {
+        code,
+        details: [{ path: ['formats'], message: `format '${format}' is not available` }],
+      });
+    },
+    apply() {
+      // ensureAvailable always throws first, so this never runs.
+    },
+  };
+}
+
+/** A format that needs the browser engine (screenshots, computed styles). */
+export const needsBrowser = (format: FormatName): FormatHandler =>
+  refuse(
+    format,
+    'needs the browser engine, which this Trawl build does not include yet. Remove it from formats.',
+    'CAPABILITY_UNAVAILABLE',
+  );
+
+/** A format that needs a language model. */
+export const needsLlm = (format: FormatName): FormatHandler =>
+  refuse(
+    format,
+    'needs an LLM provider, and none is configured. Remove it from formats.',
+    'NOT_CONFIGURED',
+  );
+
+/** changeTracking needs stored snapshots per URL, which come with monitors. */
+export const needsChangeTracking: FormatHandler = refuse(
+  'changeTracking',
+  'needs the change-tracking snapshots that come with monitors, which this Trawl build does not include yet. Remove it from formats.',
+  'CAPABILITY_UNAVAILABLE',
+);
+
+/** A format the self-hosted engine does not offer. */
+export const notOffered = (format: FormatName): FormatHandler =>
+  refuse(
+    format,
+    'is not offered by this Trawl build. Use markdown, html, rawHtml, links or images.',
+    'CAPABILITY_UNAVAILABLE',
+  );

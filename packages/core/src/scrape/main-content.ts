@@ -1,0 +1,402 @@
+/**
+ * Main-content extraction (`onlyMainContent`): keeps what a reader came for and drops the page's
+ * furniture. Unlike article extractors that pick one best block (and so lose forum posts, product
+ * specs or listing items), this works by removal: find the content root, then strip boilerplate
+ * blocks inside it, guarded so that no block holding a large share of the page's text or its main
+ * heading is ever removed.
+ *
+ * Method and measured quality: bench/README.md ("Main content").
+ */
+import { Element as DomElement, Text as DomText } from 'domhandler';
+import {
+  detach,
+  idAndClass,
+  isTag,
+  isText,
+  walkElements,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from './dom.ts';
+
+/** Per-element text statistics, computed once per extraction, bottom-up. */
+interface TextStats {
+  /** Characters of visible text (white space runs count as one). */
+  text: number;
+  /** Characters of that text inside links. */
+  linkText: number;
+  /** Paragraph-like blocks with real prose (a sentence-sized text run). */
+  paragraphs: number;
+}
+
+// Elements that are furniture by their tag or ARIA role, wherever they stand.
+const boilerplateTags = new Set(['nav', 'aside', 'footer', 'menu', 'form']);
+const boilerplateRoles = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+]);
+
+// Furniture by class or id. Word-bounded so `shared-content` or `navigation-target` match but
+// `headline` does not.
+const boilerplatePattern = new RegExp(
+  '(?:^|[\\s_-])(?:' +
+    [
+      'cookies?',
+      'consent',
+      'gdpr',
+      'newsletter',
+      'subscribe',
+      'subscription',
+      'signup',
+      'sign-up',
+      'share',
+      'sharing',
+      'sharethis',
+      'social',
+      'social-links',
+      'related',
+      'related-posts',
+      'recommended',
+      'recommendations',
+      'more-stories',
+      'popular',
+      'most-popular',
+      'most-read',
+      'trending',
+      'promo',
+      'promotion',
+      'sponsor',
+      'sponsored',
+      'breadcrumbs?',
+      'sidebar',
+      'side-bar',
+      'widget',
+      'widgets',
+      'skip-link',
+      'skip-to-content',
+      'skiplink',
+      'navbar',
+      'nav',
+      'navigation',
+      'menu',
+      'mega-menu',
+      'masthead',
+      'site-header',
+      'site-footer',
+      'global-header',
+      'global-footer',
+      'page-footer',
+      'footer',
+      'comments',
+      'comment-section',
+      'comments-area',
+      'comment-list',
+      'comment-respond',
+      'disqus_thread',
+      'disqus',
+      'respond',
+      'author-bio',
+      'author-box',
+      'about-author',
+      'pagination',
+      'pager',
+      'post-navigation',
+      'toolbar',
+      'modal',
+      'popup',
+      'overlay',
+      'banner',
+      'outbrain',
+      'taboola',
+      'sr-only',
+      'visually-hidden',
+      'screen-reader-text',
+      'print-only',
+      'toc',
+      'table-of-contents',
+      'edit-link',
+      'edit-this-page',
+      'feedback',
+      'rating-widget',
+      'tags',
+      'tag-list',
+      'post-tags',
+      'meta-tags',
+      'categories',
+      'byline-share',
+      'app-promo',
+      'download-app',
+      'paywall',
+    ].join('|') +
+    ')(?:$|[\\s_-]|\\d)',
+);
+
+// Containers that conventionally hold the content, strongest signal first.
+const contentRootSelectors: ((element: Element) => boolean)[] = [
+  (element) => element.name === 'main' || element.attribs['role'] === 'main',
+  (element) =>
+    element.attribs['itemprop'] === 'articleBody' || element.attribs['itemprop'] === 'mainEntity',
+  (element) => element.name === 'article',
+  (element) =>
+    /(?:^|\s)(?:#?(?:main-content|maincontent|content|main|primary|page-content|post-content|entry-content|article-content|article-body|story-body|post-body|markdown-body|documentation|doc-content|docs-content|theme-doc-markdown)|mw-parser-output|rst-content|md-content)(?:\s|$)/.test(
+      idAndClass(element),
+    ),
+];
+
+/** A block holding at least this share of the page's text is content, whatever its name says. */
+const protectedShare = 0.4;
+
+/**
+ * Reduces `body` to its main content, in place, and returns the element to convert. The page's
+ * main heading (its first `<h1>`) is kept even when it stands outside the content root.
+ */
+export function extractMainContent(body: ParentNode): ParentNode {
+  const heading = findMainHeading(body);
+  let stats = computeStats(body);
+  const pageText = stats.get(body as Element)?.text ?? 0;
+
+  // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
+  removeBoilerplate(body, stats, pageText, heading);
+  stats = computeStats(body);
+
+  const root = chooseRoot(body, stats) ?? body;
+  const rootText = stats.get(root as Element)?.text ?? 0;
+  pruneLinkLists(root, stats, rootText, heading);
+
+  if (heading && root !== body && !contains(root, heading)) {
+    return withHeading(root, heading);
+  }
+  return root;
+}
+
+function findMainHeading(body: ParentNode): Element | undefined {
+  let heading: Element | undefined;
+  walkElements(body, (element) => {
+    if (heading) return false;
+    if (boilerplateTags.has(element.name) && element.name !== 'form') return false;
+    if (element.name === 'h1' && textLength(element) > 0) {
+      heading = element;
+      return false;
+    }
+    return true;
+  });
+  return heading;
+}
+
+function textLength(node: AnyNode): number {
+  if (isText(node)) return node.data.trim().length;
+  if (!isTag(node)) return 0;
+  let total = 0;
+  for (const child of node.children) total += textLength(child);
+  return total;
+}
+
+function computeStats(root: ParentNode): Map<Element, TextStats> {
+  const stats = new Map<Element, TextStats>();
+  const visit = (node: ParentNode, inLink: boolean): TextStats => {
+    const total: TextStats = { text: 0, linkText: 0, paragraphs: 0 };
+    for (const child of node.children) {
+      if (isText(child)) {
+        const length = visibleLength(child.data);
+        total.text += length;
+        if (inLink) total.linkText += length;
+      } else if (isTag(child)) {
+        const childStats = visit(child, inLink || child.name === 'a');
+        total.text += childStats.text;
+        total.linkText += childStats.linkText;
+        total.paragraphs += childStats.paragraphs;
+      }
+    }
+    if (isTag(node)) {
+      const element = node;
+      if (isProseBlock(element, total)) total.paragraphs += 1;
+      stats.set(element, total);
+    }
+    return total;
+  };
+  const rootStats = visit(root, false);
+  // The body itself may be a plain container (includeTags) — record it too.
+  stats.set(root as Element, rootStats);
+  return stats;
+}
+
+function visibleLength(text: string): number {
+  // Counting collapsed white space as one char keeps indentation-heavy markup from inflating
+  // blocks, without the cost of building strings.
+  let length = 0;
+  let inSpace = true;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 160;
+    if (isSpace) {
+      if (!inSpace) length++;
+      inSpace = true;
+    } else {
+      length++;
+      inSpace = false;
+    }
+  }
+  return length;
+}
+
+function isProseBlock(element: Element, stats: TextStats): boolean {
+  if (
+    element.name !== 'p' &&
+    element.name !== 'pre' &&
+    element.name !== 'blockquote' &&
+    element.name !== 'li' &&
+    element.name !== 'td' &&
+    element.name !== 'dd'
+  ) {
+    return false;
+  }
+  return stats.text >= 80 && stats.linkText / stats.text < 0.5;
+}
+
+function isBoilerplateElement(element: Element): boolean {
+  if (boilerplateTags.has(element.name)) {
+    // A form wrapping the page (ASP.NET WebForms) is not furniture; small forms are.
+    return element.name !== 'form';
+  }
+  if (element.name === 'header') return true;
+  const role = element.attribs['role'];
+  if (role && boilerplateRoles.has(role)) return true;
+  const names = idAndClass(element);
+  return names !== '' && boilerplatePattern.test(names);
+}
+
+function removeBoilerplate(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+  heading: Element | undefined,
+): void {
+  const doomed: Element[] = [];
+  walkElements(root, (element) => {
+    const elementStats = stats.get(element);
+    if (!elementStats) return true;
+    if (element.name === 'form') {
+      // Small forms (search boxes, sign-ups) are furniture; a page-wide form is a wrapper.
+      if (elementStats.text < pageText * 0.2) doomed.push(element);
+      return elementStats.text >= pageText * 0.2;
+    }
+    if (!isBoilerplateElement(element)) return true;
+    const isProtected =
+      (heading !== undefined &&
+        contains(element, heading) &&
+        !isNavigationLike(element, elementStats)) ||
+      (elementStats.text >= pageText * protectedShare &&
+        elementStats.paragraphs >= 2 &&
+        element.name !== 'nav');
+    if (isProtected) {
+      // A <header> that holds the article's title keeps the title but loses its nav/widgets.
+      return true;
+    }
+    doomed.push(element);
+    return false;
+  });
+  for (const element of doomed) detach(element);
+}
+
+function isNavigationLike(element: Element, stats: TextStats): boolean {
+  return (
+    element.name === 'nav' ||
+    (stats.text > 0 && stats.linkText / stats.text > 0.8 && stats.paragraphs === 0)
+  );
+}
+
+function chooseRoot(body: ParentNode, stats: Map<Element, TextStats>): ParentNode | undefined {
+  const bodyStats = stats.get(body as Element);
+  if (!bodyStats || bodyStats.text === 0) return undefined;
+  for (const matches of contentRootSelectors) {
+    const candidates: Element[] = [];
+    walkElements(body, (element) => {
+      if (matches(element)) {
+        candidates.push(element);
+        return false;
+      }
+      return true;
+    });
+    if (candidates.length === 0) continue;
+    // Several matches (a list of <article> cards, say): take the closest common ancestor, so a
+    // listing keeps all its items.
+    const root = candidates.length === 1 ? candidates[0] : commonAncestor(candidates);
+    if (!root) continue;
+    const rootText = stats.get(root)?.text ?? 0;
+    // A "main" that holds little of the page is a decoy (a hero box); fall through to the next
+    // signal rather than lose the content.
+    if (rootText >= bodyStats.text * 0.35) return root;
+  }
+  return undefined;
+}
+
+function commonAncestor(elements: Element[]): Element | undefined {
+  const first = elements[0];
+  if (!first) return undefined;
+  const chain: Element[] = [];
+  for (let node: ParentNode | null = first; node && isTag(node); node = node.parent) {
+    chain.push(node);
+  }
+  return chain.find((ancestor) => elements.every((element) => contains(ancestor, element)));
+}
+
+function contains(ancestor: ParentNode, node: AnyNode): boolean {
+  for (let current: ParentNode | null = node.parent; current; current = current.parent) {
+    if (current === ancestor) return true;
+  }
+  return node === ancestor;
+}
+
+const linkListTags = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'p']);
+
+/**
+ * Drops blocks that are mostly links and hold no prose (tag clouds, "more in this section", link
+ * farms) — unless they are a large share of the content, as the items of a listing page are.
+ */
+function pruneLinkLists(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  rootText: number,
+  heading: Element | undefined,
+): void {
+  const doomed: Element[] = [];
+  walkElements(root, (element) => {
+    const elementStats = stats.get(element);
+    if (!elementStats || !linkListTags.has(element.name)) return true;
+    if (elementStats.text === 0 || elementStats.paragraphs > 0) return true;
+    if (heading && contains(element, heading)) return true;
+    const density = elementStats.linkText / elementStats.text;
+    if (density > 0.75 && elementStats.text < rootText * 0.25) {
+      doomed.push(element);
+      return false;
+    }
+    return true;
+  });
+  for (const element of doomed) detach(element);
+}
+
+/** A new container holding the heading (moved) followed by the root. */
+function withHeading(root: ParentNode, heading: Element): ParentNode {
+  detach(heading);
+  const container = new DomElement('div', {}, []);
+  const children: AnyNode[] = [heading, new DomText('\n'), root];
+  for (const child of children) {
+    if (child === root && root.parent) detach(root);
+    child.parent = container;
+  }
+  container.children = children;
+  children.forEach((child, index) => {
+    child.prev = children[index - 1] ?? null;
+    child.next = children[index + 1] ?? null;
+  });
+  return container;
+}

@@ -1,0 +1,554 @@
+/**
+ * The cleaned domhandler tree straight to mdast, for remark-stringify. This replaces the
+ * rehype-remark stage (hast-util-to-mdast): that stage deep-clones the whole tree with a
+ * JavaScript structuredClone, runs a separate whitespace-minifying pass and merges text nodes
+ * with array splices, which together made it 70% of the pipeline's time and quadratic on very
+ * wide pages (bench/README.md, "Throughput"). Here whitespace is folded while walking, once.
+ */
+import type {
+  BlockContent,
+  Code,
+  DefinitionContent,
+  List,
+  ListItem,
+  Paragraph,
+  PhrasingContent,
+  Root,
+  Table,
+  TableCell,
+  TableRow,
+} from 'mdast';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
+
+type Flow = BlockContent | DefinitionContent;
+
+// Elements that flow as text inside a paragraph; everything else starts a block.
+const phrasingTags = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'br',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'img',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
+  'nobr',
+  'output',
+  'meter',
+  'progress',
+  'picture',
+]);
+// Elements with nothing to say in markdown.
+const silentTags = new Set([
+  'iframe',
+  'frame',
+  'frameset',
+  'video',
+  'audio',
+  'area',
+  'rp',
+  'col',
+  'colgroup',
+  'caption',
+]);
+
+/** Converts a cleaned tree to an mdast root. */
+export function treeToMdast(root: ParentNode): Root {
+  return { type: 'root', children: flowOf(root.children) };
+}
+
+/** Flow content of a list of DOM nodes: blocks as they come, runs of inline content as paragraphs. */
+function flowOf(nodes: readonly AnyNode[]): Flow[] {
+  const flow: Flow[] = [];
+  let inline: PhrasingContent[] = [];
+  const flush = () => {
+    const paragraph = toParagraph(inline);
+    if (paragraph) flow.push(paragraph);
+    inline = [];
+  };
+  for (const node of nodes) {
+    if (isText(node)) {
+      inline.push({ type: 'text', value: node.data });
+    } else if (isTag(node)) {
+      if (isPhrasing(node)) {
+        inline.push(...phrasingOf(node));
+      } else {
+        flush();
+        flow.push(...blockOf(node));
+      }
+    }
+  }
+  flush();
+  return flow;
+}
+
+function isPhrasing(element: Element): boolean {
+  if (!phrasingTags.has(element.name)) return false;
+  // A link or span wrapping block markup (a card) is a block in effect.
+  return !hasBlockDescendant(element);
+}
+
+function hasBlockDescendant(element: Element): boolean {
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (!phrasingTags.has(child.name) && !silentTags.has(child.name)) return true;
+    if (hasBlockDescendant(child)) return true;
+  }
+  return false;
+}
+
+function blockOf(element: Element): Flow[] {
+  switch (element.name) {
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6': {
+      const children = normaliseInline(phrasingOfChildren(element));
+      return children.length > 0
+        ? [{ type: 'heading', depth: Number(element.name[1]) as 1, children }]
+        : [];
+    }
+    case 'p':
+      return flowOf(element.children);
+    case 'pre':
+      return [codeBlockOf(element)];
+    case 'blockquote': {
+      const children = flowOf(element.children);
+      return children.length > 0 ? [{ type: 'blockquote', children }] : [];
+    }
+    case 'ul':
+    case 'ol':
+    case 'menu':
+      return listOf(element);
+    case 'dl':
+      return definitionListOf(element);
+    case 'hr':
+      return [{ type: 'thematicBreak' }];
+    case 'table':
+      return tableOf(element);
+    case 'a':
+      return linkedBlocks(element);
+    default:
+      if (silentTags.has(element.name)) return [];
+      return flowOf(element.children);
+  }
+}
+
+function phrasingOf(element: Element): PhrasingContent[] {
+  switch (element.name) {
+    case 'br':
+      return [{ type: 'break' }];
+    case 'img': {
+      const url = element.attribs['src'];
+      if (!url) return [];
+      const title = element.attribs['title'];
+      return [
+        {
+          type: 'image',
+          url,
+          alt: collapse(element.attribs['alt'] ?? ''),
+          ...(title ? { title } : {}),
+        },
+      ];
+    }
+    case 'a': {
+      const children = phrasingOfChildren(element);
+      const url = element.attribs['href'];
+      if (!url) return children;
+      const title = element.attribs['title'];
+      return [{ type: 'link', url, children, ...(title ? { title } : {}) }];
+    }
+    case 'strong':
+    case 'b':
+      return [{ type: 'strong', children: phrasingOfChildren(element) }];
+    case 'em':
+    case 'i':
+    case 'cite':
+    case 'dfn':
+      return [{ type: 'emphasis', children: phrasingOfChildren(element) }];
+    case 'del':
+    case 's':
+    case 'strike':
+      return [{ type: 'delete', children: phrasingOfChildren(element) }];
+    case 'code':
+    case 'kbd':
+    case 'samp':
+    case 'tt':
+    case 'var': {
+      const value = collapse(textOf(element));
+      return value.trim() ? [{ type: 'inlineCode', value }] : [];
+    }
+    case 'q':
+      return [
+        { type: 'text', value: '“' },
+        ...phrasingOfChildren(element),
+        { type: 'text', value: '”' },
+      ];
+    default:
+      return silentTags.has(element.name) ? [] : phrasingOfChildren(element);
+  }
+}
+
+function phrasingOfChildren(element: Element): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  for (const child of element.children) {
+    if (isText(child)) out.push({ type: 'text', value: child.data });
+    else if (isTag(child)) {
+      if (phrasingTags.has(child.name) || silentTags.has(child.name))
+        out.push(...phrasingOf(child));
+      else {
+        // Block markup inside inline context (a <div> in a <span>, blocks in a table cell):
+        // keep its text, separated by a space.
+        out.push({ type: 'text', value: ' ' }, ...phrasingOfChildren(child), {
+          type: 'text',
+          value: ' ',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A link wrapping blocks (a card): its blocks, each block's inline content linked. */
+function linkedBlocks(element: Element): Flow[] {
+  const url = element.attribs['href'];
+  const flow = flowOf(element.children);
+  if (!url) return flow;
+  for (const block of flow) {
+    if ((block.type === 'paragraph' || block.type === 'heading') && !containsLink(block.children)) {
+      block.children = [{ type: 'link', url, children: block.children }];
+    }
+  }
+  return flow;
+}
+
+function containsLink(nodes: readonly PhrasingContent[]): boolean {
+  return nodes.some(
+    (node) => node.type === 'link' || ('children' in node && containsLink(node.children)),
+  );
+}
+
+function toParagraph(inline: PhrasingContent[]): Paragraph | undefined {
+  const children = normaliseInline(inline);
+  return children.length > 0 ? { type: 'paragraph', children } : undefined;
+}
+
+/**
+ * Folds white space as a browser renders it: runs become one space, none at the start or end of
+ * the block or after a line break, and formatting that holds only white space disappears.
+ */
+function normaliseInline(nodes: PhrasingContent[]): PhrasingContent[] {
+  const state = { pendingSpace: false, atStart: true, atLineStart: true };
+  const out = foldWhitespace(nodes, state);
+  return out;
+}
+
+interface FoldState {
+  /** A space is owed before the next content. */
+  pendingSpace: boolean;
+  /** Nothing has been written to the block yet. */
+  atStart: boolean;
+  /** Nothing has been written since the block start or the last line break. */
+  atLineStart: boolean;
+}
+
+function foldWhitespace(nodes: PhrasingContent[], state: FoldState): PhrasingContent[] {
+  const out: PhrasingContent[] = [];
+  for (const node of nodes) {
+    switch (node.type) {
+      case 'text': {
+        const collapsed = collapse(node.value);
+        if (collapsed === '') continue;
+        let value = collapsed;
+        if (value.startsWith(' ')) {
+          value = value.slice(1);
+          if (!state.atLineStart) state.pendingSpace = true;
+        }
+        const endsWithSpace = value.endsWith(' ');
+        if (endsWithSpace) value = value.slice(0, -1);
+        if (value === '') continue;
+        appendText(out, (state.pendingSpace ? ' ' : '') + value);
+        state.pendingSpace = endsWithSpace;
+        state.atStart = false;
+        state.atLineStart = false;
+        break;
+      }
+      case 'break':
+        state.pendingSpace = false;
+        if (!state.atStart) out.push(node);
+        state.atLineStart = true;
+        break;
+      case 'image':
+      case 'inlineCode':
+        if (state.pendingSpace) appendText(out, ' ');
+        state.pendingSpace = false;
+        state.atStart = false;
+        state.atLineStart = false;
+        out.push(node);
+        break;
+      default: {
+        if (!('children' in node)) {
+          out.push(node);
+          break;
+        }
+        // A pending space is written before the element only once it proves to have content;
+        // a leading space inside it moves out too, so markers hug their text.
+        const before = state.pendingSpace;
+        const wasAtStart = state.atStart;
+        state.pendingSpace = false;
+        const children = foldWhitespace(node.children, state);
+        if (children.length === 0) {
+          state.pendingSpace = before || state.pendingSpace;
+          state.atStart = wasAtStart && state.atStart;
+          break;
+        }
+        let leading = before;
+        const first = children[0];
+        if (first?.type === 'text' && first.value.startsWith(' ')) {
+          first.value = first.value.slice(1);
+          if (first.value === '') children.shift();
+          leading = true;
+        }
+        if (leading) appendText(out, ' ');
+        out.push({ ...node, children });
+      }
+    }
+  }
+  // Trailing white space of the block is dropped: `pendingSpace` is simply not written.
+  while (out.length > 0) {
+    const last = out[out.length - 1];
+    if (last?.type === 'break') out.pop();
+    else break;
+  }
+  return out;
+}
+
+function appendText(out: PhrasingContent[], value: string): void {
+  const last = out[out.length - 1];
+  if (last?.type === 'text') last.value += value;
+  else out.push({ type: 'text', value });
+}
+
+const whitespaceRun = /[\t\n\f\r ]+/g;
+
+function collapse(value: string): string {
+  return value.replace(whitespaceRun, ' ');
+}
+
+function textOf(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node)) return '';
+  if (node.name === 'br') return '\n';
+  let text = '';
+  for (const child of node.children) text += textOf(child);
+  return text;
+}
+
+const languageClass = /(?:^|\s)(?:language|lang|highlight|brush:?|hljs)-?\s*([a-z0-9_+#.-]+)/i;
+const notLanguages = new Set([
+  'source',
+  'none',
+  'text',
+  'plain',
+  'plaintext',
+  'default',
+  'hljs',
+  'js-code',
+  'code',
+  'notranslate',
+]);
+
+function codeBlockOf(pre: Element): Code {
+  const value = textOf(pre).replace(/^\n/, '').replace(/\n$/, '');
+  const lang = codeLanguage(pre);
+  return { type: 'code', lang: lang ?? null, meta: null, value };
+}
+
+/**
+ * The code language, wherever the site put it: on <pre> or <code>, as data-lang, or on a wrapper
+ * (`highlight-python` in Sphinx, `language-js` on a Prism wrapper div).
+ */
+function codeLanguage(pre: Element): string | undefined {
+  const code = pre.children.find(
+    (child): child is Element => isTag(child) && child.name === 'code',
+  );
+  const candidates: (Element | undefined)[] = [
+    pre,
+    code,
+    pre.parent as Element | undefined,
+    pre.parent?.parent as Element | undefined,
+  ];
+  for (const candidate of candidates) {
+    if (!candidate || !isTag(candidate)) continue;
+    const language = languageOf(candidate);
+    if (language) return language;
+  }
+  return undefined;
+}
+
+function languageOf(element: Element): string | undefined {
+  const data = element.attribs['data-lang'] ?? element.attribs['data-language'];
+  if (data && !notLanguages.has(data.toLowerCase())) return data.toLowerCase();
+  const cls = element.attribs['class'];
+  if (!cls) return undefined;
+  const language = languageClass.exec(cls)?.[1]?.toLowerCase();
+  return language && !notLanguages.has(language) ? language : undefined;
+}
+
+function listOf(element: Element): Flow[] {
+  const ordered = element.name === 'ol';
+  const start = ordered ? Number.parseInt(element.attribs['start'] ?? '1', 10) : undefined;
+  const items: ListItem[] = [];
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (child.name !== 'li') {
+      // Stray markup between items (a nested list without its <li>): keep it as an item.
+      const flow = child.name === 'ul' || child.name === 'ol' ? listOf(child) : flowOf([child]);
+      if (flow.length > 0) items.push({ type: 'listItem', spread: false, children: flow });
+      continue;
+    }
+    const flow = flowOf(child.children);
+    if (flow.length > 0) items.push({ type: 'listItem', spread: false, children: flow });
+  }
+  if (items.length === 0) return [];
+  const list: List = { type: 'list', ordered, spread: false, children: items };
+  if (ordered) list.start = Number.isFinite(start) ? start : 1;
+  return [list];
+}
+
+function definitionListOf(element: Element): Flow[] {
+  // Markdown has no definition lists: terms become bold paragraphs, definitions paragraphs.
+  const flow: Flow[] = [];
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (child.name === 'dt') {
+      const children = normaliseInline(phrasingOfChildren(child));
+      if (children.length > 0)
+        flow.push({ type: 'paragraph', children: [{ type: 'strong', children }] });
+    } else {
+      flow.push(...flowOf(child.children));
+    }
+  }
+  return flow;
+}
+
+function tableOf(table: Element): Flow[] {
+  const rows = collectRows(table);
+  if (rows.length === 0) return [];
+  // Layout tables (nested tables, or cells holding lists, headings or code) are not data: read
+  // their cells as flow, in order.
+  if (rows.some((row) => row.some((cell) => hasStructuralContent(cell)))) {
+    return rows.flatMap((row) => row.flatMap((cell) => flowOf(cell.children)));
+  }
+  const width = Math.max(...rows.map((row) => row.reduce((sum, cell) => sum + span(cell), 0)));
+  const mdRows: TableRow[] = rows.map((row) => {
+    const cells: TableCell[] = [];
+    for (const cell of row) {
+      cells.push({ type: 'tableCell', children: normaliseInline(phrasingOfChildren(cell)) });
+      for (let extra = 1; extra < span(cell); extra++)
+        cells.push({ type: 'tableCell', children: [] });
+    }
+    while (cells.length < width) cells.push({ type: 'tableCell', children: [] });
+    return { type: 'tableRow', children: cells };
+  });
+  const first = rows[0] ?? [];
+  const hasHeader =
+    first.length > 0 && (first.every((cell) => cell.name === 'th') || isInThead(first[0]));
+  if (!hasHeader) {
+    mdRows.unshift({
+      type: 'tableRow',
+      children: Array.from({ length: width }, () => ({ type: 'tableCell', children: [] })),
+    });
+  }
+  const align = (hasHeader ? first : []).flatMap((cell) => {
+    const value = (
+      cell.attribs['align'] ??
+      /text-align:\s*(left|right|center)/.exec(cell.attribs['style'] ?? '')?.[1] ??
+      ''
+    ).toLowerCase();
+    const one = value === 'left' || value === 'right' || value === 'center' ? value : null;
+    return Array.from({ length: span(cell) }, () => one);
+  });
+  const result: Table = { type: 'table', align: align.length ? align : null, children: mdRows };
+  return [result];
+}
+
+function isInThead(cell: Element | undefined): boolean {
+  const section = cell?.parent?.parent;
+  return section !== null && section !== undefined && isTag(section) && section.name === 'thead';
+}
+
+function collectRows(table: Element): Element[][] {
+  const rows: Element[][] = [];
+  const visit = (parent: Element) => {
+    for (const child of parent.children) {
+      if (!isTag(child)) continue;
+      if (child.name === 'tr')
+        rows.push(
+          child.children.filter(
+            (cell): cell is Element => isTag(cell) && (cell.name === 'td' || cell.name === 'th'),
+          ),
+        );
+      else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot')
+        visit(child);
+    }
+  };
+  visit(table);
+  return rows.filter((row) => row.length > 0);
+}
+
+const structuralTags = new Set([
+  'table',
+  'ul',
+  'ol',
+  'pre',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'dl',
+]);
+
+function hasStructuralContent(element: Element): boolean {
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (structuralTags.has(child.name) || hasStructuralContent(child)) return true;
+  }
+  return false;
+}
+
+function span(cell: Element): number {
+  const value = Number.parseInt(cell.attribs['colspan'] ?? '1', 10);
+  return Number.isFinite(value) && value > 1 ? Math.min(value, 50) : 1;
+}

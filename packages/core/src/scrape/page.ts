@@ -1,0 +1,127 @@
+/**
+ * One HTML page on its way to a Document. It parses once and computes each output lazily, at most
+ * once: links and images come from the whole page (before cleaning), markdown and cleaned html
+ * from what survives cleaning and main-content extraction.
+ */
+import render from 'dom-serializer';
+import { isDocument } from 'domhandler';
+import { cleanTree, keepIncluded } from './clean.ts';
+import { findFirst, parseHtml, walkElements, type HtmlDocument, type ParentNode } from './dom.ts';
+import { extractMainContent } from './main-content.ts';
+import { treeToMarkdown } from './markdown.ts';
+import { readPageHead, type PageMetadata } from './metadata.ts';
+import { cleanMarkdown } from './clean-content.ts';
+import { finishRedaction, redactTree, type Redaction } from './redact.ts';
+import { toAbsoluteUrl } from '../internal/url.ts';
+
+/** The options that shape what an HTML page turns into. */
+export interface HtmlPageOptions {
+  onlyMainContent: boolean;
+  onlyCleanContent: boolean;
+  includeTags?: readonly string[] | undefined;
+  excludeTags?: readonly string[] | undefined;
+  removeBase64Images: boolean;
+  blockAds: boolean;
+  /** Personal data to redact from the content, before it becomes markdown or html. */
+  redaction?: Redaction | undefined;
+}
+
+/** A parsed HTML page with lazily computed outputs. */
+export class HtmlPage {
+  readonly rawHtml: string;
+  readonly url: string;
+  readonly metadata: PageMetadata;
+  readonly #options: HtmlPageOptions;
+  readonly #baseUrl: string;
+  readonly #dom: HtmlDocument;
+  #links: string[] | undefined;
+  #images: string[] | undefined;
+  #content: ParentNode | undefined;
+  #markdown: string | undefined;
+
+  /** `wantsPageWide` makes links and images be read before cleaning changes the tree. */
+  constructor(
+    rawHtml: string,
+    url: string,
+    options: HtmlPageOptions,
+    wantsPageWide: { links: boolean; images: boolean },
+  ) {
+    this.rawHtml = rawHtml;
+    this.url = url;
+    this.#options = options;
+    this.#dom = parseHtml(rawHtml);
+    const head = readPageHead(this.#dom, url);
+    this.metadata = head.metadata;
+    this.#baseUrl = head.baseUrl ?? url;
+    if (wantsPageWide.links || wantsPageWide.images) this.#collectPageWide(wantsPageWide);
+  }
+
+  /** Absolute, deduplicated http(s) links of the whole page, fragments of this page left out. */
+  get links(): string[] {
+    if (!this.#links) this.#collectPageWide({ links: true, images: false });
+    return this.#links ?? [];
+  }
+
+  /** Absolute, deduplicated image URLs of the whole page. */
+  get images(): string[] {
+    if (!this.#images) this.#collectPageWide({ links: false, images: true });
+    return this.#images ?? [];
+  }
+
+  /** Markdown of the cleaned (and, by default, main) content. */
+  get markdown(): string {
+    if (this.#markdown === undefined) {
+      let markdown = treeToMarkdown(this.#contentRoot());
+      if (this.#options.redaction) markdown = finishRedaction(markdown);
+      this.#markdown = this.#options.onlyCleanContent ? cleanMarkdown(markdown) : markdown;
+    }
+    return this.#markdown;
+  }
+
+  /** Cleaned HTML of the same content the markdown shows. */
+  get html(): string {
+    const root = this.#contentRoot();
+    const html = render(isDocument(root) ? root.children : [root], {
+      encodeEntities: 'utf8',
+    }).trim();
+    return this.#options.redaction ? finishRedaction(html) : html;
+  }
+
+  #contentRoot(): ParentNode {
+    if (this.#content) return this.#content;
+    const options = this.#options;
+    let root: ParentNode = findFirst(this.#dom, 'body') ?? this.#dom;
+    cleanTree(root, { ...options, baseUrl: this.#baseUrl });
+    root = keepIncluded(root, options.includeTags);
+    // The caller's include selectors already say what the content is.
+    if (options.onlyMainContent && !options.includeTags?.length) root = extractMainContent(root);
+    if (options.redaction) redactTree(root, options.redaction);
+    this.#content = root;
+    return root;
+  }
+
+  #collectPageWide(wants: { links: boolean; images: boolean }): void {
+    const links = new Set<string>();
+    const images = new Set<string>();
+    const pageWithoutHash = this.url.split('#')[0];
+    walkElements(this.#dom, (element) => {
+      if (wants.links && element.name === 'a') {
+        const href = element.attribs['href'];
+        const absolute = href === undefined ? undefined : toAbsoluteUrl(href, this.#baseUrl);
+        if (absolute && /^https?:/.test(absolute) && absolute.split('#')[0] !== pageWithoutHash)
+          links.add(absolute);
+      } else if (wants.images && element.name === 'img') {
+        const src = element.attribs['src'] ?? element.attribs['data-src'];
+        if (src?.startsWith('data:')) {
+          if (!this.#options.removeBase64Images) images.add(src);
+        } else if (src) {
+          const absolute = toAbsoluteUrl(src, this.#baseUrl);
+          if (absolute) images.add(absolute);
+        }
+      }
+      return true;
+    });
+    if (wants.links) this.#links = [...links];
+    if (wants.images) this.#images = [...images];
+  }
+}
