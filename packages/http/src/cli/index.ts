@@ -1,0 +1,71 @@
+/**
+ * The `trawl` command line: dispatches to one module per command. Every command has `--help`;
+ * errors print one line to stderr and exit non-zero (1 for failures, 2 for usage errors).
+ */
+import { toTrawlError, ValidationError } from '@trawl/core';
+import { scrapeCommand } from './scrape.ts';
+
+/** One CLI command. */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  /** Runs the command; resolves with the exit code. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Where a command writes; tests pass their own. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+const commands: Command[] = [scrapeCommand];
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  return [
+    'Usage: trawl <command> [options]',
+    '',
+    'Trawl turns web pages into clean markdown and structured data.',
+    '',
+    'Commands:',
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    "Run 'trawl <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(mainHelp());
+    return name ? 0 : 2;
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (!command) {
+    io.stderr(
+      `trawl: unknown command '${name}'. Commands: ${commands.map((c) => c.name).join(', ')}. See 'trawl --help'.\n`,
+    );
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    const trawlError = toTrawlError(error);
+    io.stderr(`trawl ${name}: ${trawlError.code}: ${trawlError.message}\n`);
+    return trawlError instanceof ValidationError || isUsageError(error) ? 2 : 1;
+  }
+}
+
+function isUsageError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

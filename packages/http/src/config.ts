@@ -1,0 +1,145 @@
+/**
+ * Configuration of the server and the CLI: one table of rows, each a key, its environment
+ * variable and its zod schema (with the default). Precedence: CLI flags > environment > config
+ * file > defaults. Resolved once, frozen. The README's configuration table mirrors these rows
+ * (a test compares them).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { resolveEngineConfig, ValidationError, type EngineConfig } from '@trawl/core';
+import { z } from 'zod';
+
+interface ConfigRow<S extends z.ZodType = z.ZodType> {
+  key: string;
+  env: string;
+  schema: S;
+  description: string;
+}
+
+const booleanFromEnv = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+]);
+const integerFromEnv = z.coerce.number().int();
+
+/** Every setting, in the order the README lists them. */
+export const configRows = [
+  {
+    key: 'dataDir',
+    env: 'TRAWL_DATA_DIR',
+    schema: z.string().min(1).default('./.trawl'),
+    description: 'Folder of the embedded SQLite store (page cache, jobs).',
+  },
+  {
+    key: 'proxyUrl',
+    env: 'TRAWL_PROXY_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description: "Proxy for `proxy: 'basic'`, and the fallback of `proxy: 'auto'`.",
+  },
+  {
+    key: 'userAgent',
+    env: 'TRAWL_USER_AGENT',
+    schema: z.string().min(1).optional(),
+    description: 'User-Agent of desktop requests.',
+  },
+  {
+    key: 'mobileUserAgent',
+    env: 'TRAWL_MOBILE_USER_AGENT',
+    schema: z.string().min(1).optional(),
+    description: 'User-Agent of `mobile: true` requests.',
+  },
+  {
+    key: 'maxBodyBytes',
+    env: 'TRAWL_MAX_BODY_BYTES',
+    schema: integerFromEnv.positive().optional(),
+    description: 'Largest response body read (bytes; default 20 MiB).',
+  },
+  {
+    key: 'maxRedirects',
+    env: 'TRAWL_MAX_REDIRECTS',
+    schema: integerFromEnv.min(0).max(50).optional(),
+    description: 'Redirects followed per fetch (default 10).',
+  },
+  {
+    key: 'pageCacheTtlMs',
+    env: 'TRAWL_PAGE_CACHE_TTL_MS',
+    schema: integerFromEnv.positive().optional(),
+    description: 'How long the page cache keeps a page (ms; default 30 days).',
+  },
+  {
+    key: 'allowPrivateAddresses',
+    env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
+    schema: booleanFromEnv.default(true),
+    description: 'Allow fetching loopback and private addresses.',
+  },
+] as const satisfies readonly ConfigRow[];
+
+/** The resolved settings of one process. */
+export interface TrawlConfig {
+  dataDir: string;
+  engine: EngineConfig;
+}
+
+/** Where settings come from, highest precedence first. */
+export interface ConfigSources {
+  /** Values from CLI flags, by key. */
+  flags?: Record<string, unknown>;
+  env?: Record<string, string | undefined>;
+  /** Path of a JSON config file; `TRAWL_CONFIG` when unset. */
+  configFile?: string;
+}
+
+/** Reads, merges and validates the settings. @throws BAD_REQUEST naming the bad setting and its source */
+export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
+  const env = sources.env ?? process.env;
+  const filePath = sources.configFile ?? env['TRAWL_CONFIG'];
+  const file = filePath ? readConfigFile(filePath) : {};
+  const values: Record<string, unknown> = {};
+  for (const row of configRows) {
+    const [raw, source] =
+      sources.flags?.[row.key] !== undefined
+        ? [sources.flags[row.key], `flag --${row.key}`]
+        : env[row.env] !== undefined && env[row.env] !== ''
+          ? [env[row.env], `environment variable ${row.env}`]
+          : file[row.key] !== undefined
+            ? [file[row.key], `config file ${filePath} key '${row.key}'`]
+            : [undefined, 'default'];
+    const parsed = (row.schema as z.ZodType).safeParse(raw);
+    if (!parsed.success) {
+      throw new ValidationError(
+        `Invalid setting from ${source}: ${JSON.stringify(raw)} — ${parsed.error.issues[0]?.message ?? 'invalid'}. ${row.description}`,
+        {
+          details: [{ path: [row.key], message: parsed.error.issues[0]?.message ?? 'invalid' }],
+        },
+      );
+    }
+    if (parsed.data !== undefined) values[row.key] = parsed.data;
+  }
+  const unknownKeys = Object.keys(file).filter((key) => !configRows.some((row) => row.key === key));
+  if (unknownKeys.length > 0) {
+    throw new ValidationError(
+      `Unknown key(s) in config file ${filePath}: ${unknownKeys.join(', ')}. Known keys: ${configRows.map((row) => row.key).join(', ')}`,
+    );
+  }
+  const { dataDir, ...engine } = values;
+  return Object.freeze({ dataDir: resolve(String(dataDir)), engine: resolveEngineConfig(engine) });
+}
+
+function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ValidationError(`Cannot read the config file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('expected a JSON object');
+    return parsed as Record<string, unknown>;
+  } catch (error) {
+    throw new ValidationError(
+      `The config file ${path} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configRows, loadConfig } from '@trawl/http';
+
+describe('configuration', () => {
+  it('lists every setting in the README configuration table, and nothing else', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const table = readme.split('## Configuration')[1]?.split('\n## ')[0] ?? '';
+    const rows = [...table.matchAll(/^\| `(\w+)` \| `(TRAWL_\w+|PORT)` \|/gm)].map((match) => [
+      match[1],
+      match[2],
+    ]);
+    expect(rows).toEqual(configRows.map((row) => [row.key, row.env]));
+  });
+
+  it('applies defaults when nothing is set', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.dataDir).toMatch(/\.trawl$/);
+    expect(config.engine.maxRedirects).toBe(10);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('takes flags over environment over config file', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'trawl-config-'));
+    const file = join(directory, 'trawl.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRedirects: 3, dataDir: '/from-file', userAgent: 'file-agent' }),
+    );
+    const config = loadConfig({
+      env: { TRAWL_CONFIG: file, TRAWL_MAX_REDIRECTS: '5' },
+      flags: { dataDir: '/from-flag' },
+    });
+    expect(config.dataDir).toBe('/from-flag');
+    expect(config.engine.maxRedirects).toBe(5);
+    expect(config.engine.userAgent).toBe('file-agent');
+  });
+
+  it('names the setting and its source when a value is bad', () => {
+    expect(() => loadConfig({ env: { TRAWL_MAX_BODY_BYTES: 'lots' } })).toThrow(
+      /TRAWL_MAX_BODY_BYTES/,
+    );
+    expect(() => loadConfig({ env: { TRAWL_PROXY_URL: 'ftp://proxy' } })).toThrow(
+      /TRAWL_PROXY_URL/,
+    );
+    expect(() => loadConfig({ env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'maybe' } })).toThrow(
+      /TRAWL_ALLOW_PRIVATE_ADDRESSES/,
+    );
+  });
+
+  it('refuses unknown keys and broken JSON in the config file', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'trawl-config-'));
+    const unknown = join(directory, 'unknown.json');
+    writeFileSync(unknown, JSON.stringify({ maxRedirect: 3 }));
+    expect(() => loadConfig({ env: { TRAWL_CONFIG: unknown } })).toThrow(
+      /Unknown key.*maxRedirect/,
+    );
+    const broken = join(directory, 'broken.json');
+    writeFileSync(broken, '{ not json');
+    expect(() => loadConfig({ env: { TRAWL_CONFIG: broken } })).toThrow(/not valid JSON/);
+  });
+});
