@@ -1,0 +1,129 @@
+/**
+ * The Store contract as a test suite: every Store implementation runs it against the real
+ * backend (memory, SQLite file, and later Redis and PostgreSQL), each test in its own namespace.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@trawl/core';
+
+/** Options for backends whose features differ. */
+export interface StoreContractOptions {
+  /** The backend keeps data across `close()` and reopening with `reopen`. */
+  reopen?: () => Promise<Store>;
+}
+
+/** Registers the contract tests for one Store implementation. */
+export function describeStoreContract(
+  name: string,
+  makeStore: () => Promise<Store>,
+  options: StoreContractOptions = {},
+): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    beforeAll(async () => {
+      store = await makeStore();
+    });
+    afterAll(async () => {
+      await store.close();
+    });
+    const ns = () => `t_${randomUUID()}`;
+
+    it('returns undefined for a key never written', async () => {
+      expect(await store.get(ns(), 'missing')).toBeUndefined();
+    });
+
+    it('reads back what was written, as a copy', async () => {
+      const namespace = ns();
+      const value = { a: 1, nested: { list: ['x', 2, null] }, text: 'é€日本' };
+      await store.set(namespace, 'k', value);
+      const read = await store.get<typeof value>(namespace, 'k');
+      expect(read).toEqual(value);
+      value.a = 2;
+      expect((await store.get<typeof value>(namespace, 'k'))?.a).toBe(1);
+    });
+
+    it('replaces a value on a second set', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'k', 'first');
+      await store.set(namespace, 'k', 'second');
+      expect(await store.get(namespace, 'k')).toBe('second');
+    });
+
+    it('keeps namespaces apart', async () => {
+      const [first, second] = [ns(), ns()];
+      await store.set(first, 'k', 1);
+      expect(await store.get(second, 'k')).toBeUndefined();
+      await store.clear(second);
+      expect(await store.get(first, 'k')).toBe(1);
+    });
+
+    it('deletes idempotently and says whether the key existed', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'k', true);
+      expect(await store.delete(namespace, 'k')).toBe(true);
+      expect(await store.delete(namespace, 'k')).toBe(false);
+      expect(await store.get(namespace, 'k')).toBeUndefined();
+    });
+
+    it('hides entries once their ttl has passed', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'short', 'gone', { ttlMs: 1 });
+      await store.set(namespace, 'long', 'kept', { ttlMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await store.get(namespace, 'short')).toBeUndefined();
+      expect(await store.get(namespace, 'long')).toBe('kept');
+      expect((await store.list(namespace)).map((entry) => entry.key)).toEqual(['long']);
+    });
+
+    it('lists by prefix in key order, paging with after and limit', async () => {
+      const namespace = ns();
+      for (const key of ['b:2', 'a:1', 'b:1', 'b:3', 'c:1'])
+        await store.set(namespace, key, key.toUpperCase());
+      const page1 = await store.list<string>(namespace, { prefix: 'b:', limit: 2 });
+      expect(page1).toEqual([
+        { key: 'b:1', value: 'B:1' },
+        { key: 'b:2', value: 'B:2' },
+      ]);
+      const page2 = await store.list<string>(namespace, { prefix: 'b:', after: 'b:2', limit: 2 });
+      expect(page2.map((entry) => entry.key)).toEqual(['b:3']);
+      expect((await store.list(namespace)).length).toBe(5);
+    });
+
+    it('clears a whole namespace', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'x', 1);
+      await store.set(namespace, 'y', 2);
+      await store.clear(namespace);
+      expect(await store.list(namespace)).toEqual([]);
+    });
+
+    it('handles many concurrent writes without losing any', async () => {
+      const namespace = ns();
+      await Promise.all(
+        Array.from({ length: 200 }, (_, index) =>
+          store.set(namespace, `k${String(index).padStart(3, '0')}`, index),
+        ),
+      );
+      const entries = await store.list<number>(namespace, { limit: 1000 });
+      expect(entries).toHaveLength(200);
+      expect(entries[199]).toEqual({ key: 'k199', value: 199 });
+    });
+
+    if (options.reopen) {
+      const reopen = options.reopen;
+      it('keeps data across close and reopen', async () => {
+        const namespace = ns();
+        await store.set(namespace, 'durable', { ok: true });
+        await store.close();
+        store = await reopen();
+        expect(await store.get(namespace, 'durable')).toEqual({ ok: true });
+      });
+    }
+
+    it('rejects calls after close with STORE_UNAVAILABLE', async () => {
+      const closed = await makeStore();
+      await closed.close();
+      await expect(closed.get(ns(), 'k')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    });
+  });
+}
