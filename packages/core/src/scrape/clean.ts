@@ -157,7 +157,11 @@ function cleanChildren(parent: ParentNode, options: CleanOptions): void {
 function shouldDrop(element: Element, options: CleanOptions): boolean {
   if (junkTags.has(element.name)) return true;
   const attribs = element.attribs;
-  if (attribs['hidden'] !== undefined || attribs['aria-hidden'] === 'true') return true;
+  // `hidden="until-found"` content is findable in the page (collapsed answers): it is content.
+  const hidden = attribs['hidden'];
+  if ((hidden !== undefined && hidden !== 'until-found') || attribs['aria-hidden'] === 'true') {
+    return true;
+  }
   const style = attribs['style'];
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
   if (element.name === 'iframe' || element.name === 'frame') {

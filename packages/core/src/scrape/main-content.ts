@@ -9,6 +9,7 @@
  */
 import { Element as DomElement, Text as DomText } from 'domhandler';
 import {
+  collapsedText,
   detach,
   idAndClass,
   isTag,
@@ -27,6 +28,8 @@ interface TextStats {
   linkText: number;
   /** Paragraph-like blocks with real prose (a sentence-sized text run). */
   paragraphs: number;
+  /** Links (`<a>` elements) inside. */
+  links: number;
 }
 
 // Elements that are furniture by their tag or ARIA role, wherever they stand.
@@ -45,99 +48,99 @@ const boilerplateRoles = new Set([
   'tablist',
 ]);
 
-// Furniture by class or id. Word-bounded so `shared-content` or `navigation-target` match but
-// `headline` does not.
+// Furniture by class or id, in two strengths. Strong words mark furniture wherever they stand in
+// a class name (`site-footer`, `share-buttons`, `cookie-banner`); weak words only as a whole class
+// token, because as part of a name they often label content (`posting-categories`, `toc-entry`).
+const strongWords = [
+  'cookies?',
+  'consent',
+  'gdpr',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'sign-up',
+  'share',
+  'sharing',
+  'sharethis',
+  'social',
+  'related',
+  'recommended',
+  'recommendations',
+  'more-stories',
+  'most-popular',
+  'most-read',
+  'trending',
+  'promo',
+  'promotion',
+  'sponsor',
+  'sponsored',
+  'breadcrumbs?',
+  'sidebar',
+  'side-bar',
+  'widget-area',
+  'skip-link',
+  'skip-to-content',
+  'skiplink',
+  'navbar',
+  'nav',
+  'navigation',
+  'menu',
+  'mega-menu',
+  'masthead',
+  'site-header',
+  'site-footer',
+  'global-header',
+  'global-footer',
+  'page-footer',
+  'footer',
+  'comments',
+  'comment-section',
+  'comments-area',
+  'comment-list',
+  'comment-respond',
+  'disqus_thread',
+  'disqus',
+  'author-bio',
+  'author-box',
+  'about-author',
+  'pagination',
+  'post-navigation',
+  'outbrain',
+  'taboola',
+  'sr-only',
+  'visually-hidden',
+  'screen-reader-text',
+  'print-only',
+  'edit-this-page',
+  'app-promo',
+  'download-app',
+];
+const weakWords = [
+  'popular',
+  'widget',
+  'widgets',
+  'respond',
+  'pager',
+  'toolbar',
+  'modal',
+  'popup',
+  'overlay',
+  'banner',
+  'toc',
+  'table-of-contents',
+  'edit-link',
+  'feedback',
+  'rating-widget',
+  'tags',
+  'tag-list',
+  'post-tags',
+  'meta-tags',
+  'categories',
+  'post-categories',
+];
 const boilerplatePattern = new RegExp(
-  '(?:^|[\\s_-])(?:' +
-    [
-      'cookies?',
-      'consent',
-      'gdpr',
-      'newsletter',
-      'subscribe',
-      'subscription',
-      'signup',
-      'sign-up',
-      'share',
-      'sharing',
-      'sharethis',
-      'social',
-      'social-links',
-      'related',
-      'related-posts',
-      'recommended',
-      'recommendations',
-      'more-stories',
-      'popular',
-      'most-popular',
-      'most-read',
-      'trending',
-      'promo',
-      'promotion',
-      'sponsor',
-      'sponsored',
-      'breadcrumbs?',
-      'sidebar',
-      'side-bar',
-      'widget',
-      'widgets',
-      'skip-link',
-      'skip-to-content',
-      'skiplink',
-      'navbar',
-      'nav',
-      'navigation',
-      'menu',
-      'mega-menu',
-      'masthead',
-      'site-header',
-      'site-footer',
-      'global-header',
-      'global-footer',
-      'page-footer',
-      'footer',
-      'comments',
-      'comment-section',
-      'comments-area',
-      'comment-list',
-      'comment-respond',
-      'disqus_thread',
-      'disqus',
-      'respond',
-      'author-bio',
-      'author-box',
-      'about-author',
-      'pagination',
-      'pager',
-      'post-navigation',
-      'toolbar',
-      'modal',
-      'popup',
-      'overlay',
-      'banner',
-      'outbrain',
-      'taboola',
-      'sr-only',
-      'visually-hidden',
-      'screen-reader-text',
-      'print-only',
-      'toc',
-      'table-of-contents',
-      'edit-link',
-      'edit-this-page',
-      'feedback',
-      'rating-widget',
-      'tags',
-      'tag-list',
-      'post-tags',
-      'meta-tags',
-      'categories',
-      'byline-share',
-      'app-promo',
-      'download-app',
-      'paywall',
-    ].join('|') +
-    ')(?:$|[\\s_-]|\\d)',
+  `(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)|(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`,
 );
 
 // Containers that conventionally hold the content, strongest signal first.
@@ -203,22 +206,26 @@ function textLength(node: AnyNode): number {
 function computeStats(root: ParentNode): Map<Element, TextStats> {
   const stats = new Map<Element, TextStats>();
   const visit = (node: ParentNode, inLink: boolean): TextStats => {
-    const total: TextStats = { text: 0, linkText: 0, paragraphs: 0 };
+    const total: TextStats = { text: 0, linkText: 0, paragraphs: 0, links: 0 };
+    let directText = 0;
     for (const child of node.children) {
       if (isText(child)) {
         const length = visibleLength(child.data);
         total.text += length;
+        directText += length;
         if (inLink) total.linkText += length;
       } else if (isTag(child)) {
         const childStats = visit(child, inLink || child.name === 'a');
         total.text += childStats.text;
         total.linkText += childStats.linkText;
         total.paragraphs += childStats.paragraphs;
+        total.links += childStats.links + (child.name === 'a' ? 1 : 0);
       }
     }
     if (isTag(node)) {
       const element = node;
-      if (isProseBlock(element, total)) total.paragraphs += 1;
+      // Text written straight into a container (Blogger posts: text and <br>, no <p>) is prose too.
+      if (isProseBlock(element, total) || (!inLink && directText >= 120)) total.paragraphs += 1;
       stats.set(element, total);
     }
     return total;
@@ -285,9 +292,15 @@ function removeBoilerplate(
     const elementStats = stats.get(element);
     if (!elementStats) return true;
     if (element.name === 'form') {
-      // Small forms (search boxes, sign-ups) are furniture; a page-wide form is a wrapper.
-      if (elementStats.text < pageText * 0.2) doomed.push(element);
-      return elementStats.text >= pageText * 0.2;
+      // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
+      // or holds posts (Reddit-style comment forms).
+      const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
+      if (isFurniture) doomed.push(element);
+      return !isFurniture;
+    }
+    if (isCopyrightLine(element, elementStats)) {
+      doomed.push(element);
+      return false;
     }
     if (!isBoilerplateElement(element)) return true;
     const isProtected =
@@ -295,7 +308,7 @@ function removeBoilerplate(
         contains(element, heading) &&
         !isNavigationLike(element, elementStats)) ||
       (elementStats.text >= pageText * protectedShare &&
-        elementStats.paragraphs >= 2 &&
+        elementStats.linkText < elementStats.text * 0.5 &&
         element.name !== 'nav');
     if (isProtected) {
       // A <header> that holds the article's title keeps the title but loses its nav/widgets.
@@ -305,6 +318,19 @@ function removeBoilerplate(
     return false;
   });
   for (const element of doomed) detach(element);
+}
+
+const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;
+const lineTags = new Set(['p', 'div', 'small', 'span', 'section']);
+
+/** "© 2024 Example. All rights reserved." — a legal line, even inside the article. */
+function isCopyrightLine(element: Element, stats: TextStats): boolean {
+  return (
+    stats.text > 0 &&
+    stats.text < 200 &&
+    lineTags.has(element.name) &&
+    copyrightStart.test(collapsedText(element))
+  );
 }
 
 function isNavigationLike(element: Element, stats: TextStats): boolean {
@@ -374,14 +400,29 @@ function pruneLinkLists(
     if (!elementStats || !linkListTags.has(element.name)) return true;
     if (elementStats.text === 0 || elementStats.paragraphs > 0) return true;
     if (heading && contains(element, heading)) return true;
+    // One or two links (a title, an author) are not a link list.
+    if (elementStats.links < 3) return true;
     const density = elementStats.linkText / elementStats.text;
-    if (density > 0.75 && elementStats.text < rootText * 0.25) {
-      doomed.push(element);
-      return false;
-    }
-    return true;
+    if (density <= 0.75) return true;
+    // A link-dense block that is a large share of the content is the content (a listing): keep
+    // it whole rather than pruning its groups one by one.
+    if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return false;
+    doomed.push(element);
+    return false;
   });
   for (const element of doomed) detach(element);
+}
+
+const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Cards of a listing carry a heading per item; a menu has none, a link list one title at most. */
+function countHeadings(element: Element): number {
+  let count = 0;
+  walkElements(element, (child) => {
+    if (headingTags.has(child.name)) count++;
+    return count < 2;
+  });
+  return count;
 }
 
 /** A new container holding the heading (moved) followed by the root. */

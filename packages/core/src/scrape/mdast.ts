@@ -372,7 +372,10 @@ function textOf(node: AnyNode): string {
   return text;
 }
 
-const languageClass = /(?:^|\s)(?:language|lang|highlight|brush:?|hljs)-?\s*([a-z0-9_+#.-]+)/i;
+// `language-js` (Prism, highlight.js), `lang-js`, `highlight-python` (Sphinx), `highlight-source-js`
+// (GitHub), `brush: js` (SyntaxHighlighter).
+const languageClass =
+  /(?:^|\s)(?:(?:language|lang|highlight(?:-source)?|hljs)-|brush:\s*)([a-z0-9_+#.-]+)/i;
 const notLanguages = new Set([
   'source',
   'none',
