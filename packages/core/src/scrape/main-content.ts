@@ -33,7 +33,7 @@ interface TextStats {
 }
 
 // Elements that are furniture by their tag or ARIA role, wherever they stand.
-const boilerplateTags = new Set(['nav', 'aside', 'footer', 'menu', 'form']);
+const boilerplateTags = new Set(['nav', 'aside', 'menu', 'form']);
 const boilerplateRoles = new Set([
   'navigation',
   'banner',
@@ -102,6 +102,11 @@ const strongWords = [
   'disqus_thread',
   'disqus',
   'author-bio',
+  'signature',
+  'postprofile',
+  'poster-info',
+  'user-info',
+  'userinfo',
   'author-box',
   'about-author',
   'pagination',
@@ -154,6 +159,10 @@ const contentRootSelectors: ((element: Element) => boolean)[] = [
       idAndClass(element),
     ),
 ];
+
+// Refining inside a root trusts only the strong signals (main, articleBody, article), not class
+// names such as Magento's `column main`.
+const articleSignals = 3;
 
 /** A block holding at least this share of the page's text is content, whatever its name says. */
 const protectedShare = 0.4;
@@ -274,7 +283,13 @@ function isBoilerplateElement(element: Element): boolean {
     // A form wrapping the page (ASP.NET WebForms) is not furniture; small forms are.
     return element.name !== 'form';
   }
-  if (element.name === 'header') return true;
+  if (element.name === 'header' || element.name === 'footer') {
+    // An article's own header holds its title and byline; in a listing of several articles,
+    // each one's footer holds its date.
+    const article = closestArticle(element);
+    if (!article) return true;
+    return element.name === 'footer' && !hasSiblingArticle(article);
+  }
   const role = element.attribs['role'];
   if (role && boilerplateRoles.has(role)) return true;
   const names = idAndClass(element);
@@ -298,7 +313,7 @@ function removeBoilerplate(
       if (isFurniture) doomed.push(element);
       return !isFurniture;
     }
-    if (isCopyrightLine(element, elementStats)) {
+    if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
       doomed.push(element);
       return false;
     }
@@ -320,6 +335,14 @@ function removeBoilerplate(
   for (const element of doomed) detach(element);
 }
 
+const actionClass = /(?:^|\s)(?:btn|button|action|cta)(?:$|\s|-)/;
+
+/** "Add to cart", "Compare", "Apply": a short link styled as a button is a control, not content. */
+function isActionLink(element: Element, stats: TextStats): boolean {
+  if (element.name !== 'a' || stats.text > 40) return false;
+  return element.attribs['role'] === 'button' || actionClass.test(element.attribs['class'] ?? '');
+}
+
 const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;
 const lineTags = new Set(['p', 'div', 'small', 'span', 'section']);
 
@@ -333,6 +356,41 @@ function isCopyrightLine(element: Element, stats: TextStats): boolean {
   );
 }
 
+function closestArticle(element: Element): Element | undefined {
+  for (let parent = element.parent; parent && isTag(parent as AnyNode); parent = parent.parent) {
+    if ((parent as Element).name === 'article') return parent as Element;
+  }
+  return undefined;
+}
+
+function hasSiblingArticle(article: Element): boolean {
+  return (article.parent?.children ?? []).some(
+    (sibling) => sibling !== article && isTag(sibling) && sibling.name === 'article',
+  );
+}
+
+const itemTags = new Set(['li', 'article', 'tr']);
+
+/**
+ * Three or more siblings of the same tag and class: an item of a collection (cards, results).
+ * Bare <p> and <div> siblings are everywhere, so they need a class to count.
+ */
+function isRepeatedItem(element: Element): boolean {
+  const signature = element.attribs['class'] ?? '';
+  if (!signature && !itemTags.has(element.name)) return false;
+  let count = 0;
+  for (const sibling of element.parent?.children ?? []) {
+    if (
+      isTag(sibling) &&
+      sibling.name === element.name &&
+      (sibling.attribs['class'] ?? '') === signature
+    )
+      count++;
+    if (count >= 3) return true;
+  }
+  return false;
+}
+
 function isNavigationLike(element: Element, stats: TextStats): boolean {
   return (
     element.name === 'nav' ||
@@ -341,11 +399,30 @@ function isNavigationLike(element: Element, stats: TextStats): boolean {
 }
 
 function chooseRoot(body: ParentNode, stats: Map<Element, TextStats>): ParentNode | undefined {
-  const bodyStats = stats.get(body as Element);
-  if (!bodyStats || bodyStats.text === 0) return undefined;
-  for (const matches of contentRootSelectors) {
+  const bodyText = stats.get(body as Element)?.text ?? 0;
+  if (bodyText === 0) return undefined;
+  // A "main" that holds little of the page is a decoy (a hero box): a root must hold a third.
+  const found = findRoot(body, stats, 0, bodyText * 0.35);
+  if (!found) return undefined;
+  // Inside <main>, one <article> or article body holding most of it is the closer root (a
+  // repository page: the README beside a file table).
+  const rootText = stats.get(found.root)?.text ?? 0;
+  const refined = findRoot(found.root, stats, found.signal + 1, rootText * 0.6, articleSignals);
+  return refined?.root ?? found.root;
+}
+
+/** The first content-root signal, from `fromSignal` on, whose match holds at least `minText`. */
+function findRoot(
+  container: ParentNode,
+  stats: Map<Element, TextStats>,
+  fromSignal: number,
+  minText: number,
+  untilSignal = contentRootSelectors.length,
+): { root: Element; signal: number } | undefined {
+  for (let signal = fromSignal; signal < untilSignal; signal++) {
+    const matches = contentRootSelectors[signal]!;
     const candidates: Element[] = [];
-    walkElements(body, (element) => {
+    walkElements(container, (element) => {
       if (matches(element)) {
         candidates.push(element);
         return false;
@@ -356,11 +433,8 @@ function chooseRoot(body: ParentNode, stats: Map<Element, TextStats>): ParentNod
     // Several matches (a list of <article> cards, say): take the closest common ancestor, so a
     // listing keeps all its items.
     const root = candidates.length === 1 ? candidates[0] : commonAncestor(candidates);
-    if (!root) continue;
-    const rootText = stats.get(root)?.text ?? 0;
-    // A "main" that holds little of the page is a decoy (a hero box); fall through to the next
-    // signal rather than lose the content.
-    if (rootText >= bodyStats.text * 0.35) return root;
+    if (root && root !== container && (stats.get(root)?.text ?? 0) >= minText)
+      return { root, signal };
   }
   return undefined;
 }
@@ -397,7 +471,10 @@ function pruneLinkLists(
   const doomed: Element[] = [];
   walkElements(root, (element) => {
     const elementStats = stats.get(element);
-    if (!elementStats || !linkListTags.has(element.name)) return true;
+    if (!elementStats) return true;
+    // Items of a collection are judged together, by their list: never one card at a time.
+    if (isRepeatedItem(element)) return false;
+    if (!linkListTags.has(element.name)) return true;
     if (elementStats.text === 0 || elementStats.paragraphs > 0) return true;
     if (heading && contains(element, heading)) return true;
     // One or two links (a title, an author) are not a link list.
