@@ -163,7 +163,13 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
     return true;
   }
   const style = attribs['style'];
-  if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  if (
+    style &&
+    /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style) &&
+    !isCollapsedPanel(element)
+  ) {
+    return true;
+  }
   if (element.name === 'iframe' || element.name === 'frame') {
     // An iframe has no content of its own in the parent page; keep it only for the html format
     // when it is not an ad.
@@ -178,6 +184,15 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
     }
   }
   return false;
+}
+
+// Tab panels and accordion bodies are hidden until clicked, but they hold the page's content
+// (a product's specifications and reviews), unlike hidden menus and modals.
+const panelClass =
+  /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabs-panel|wc-tab|accordion|collapse|panel-body)(?:$|[\s_-])/i;
+
+function isCollapsedPanel(element: Element): boolean {
+  return element.attribs['role'] === 'tabpanel' || panelClass.test(element.attribs['class'] ?? '');
 }
 
 function isAdUrl(src: string | undefined): boolean {

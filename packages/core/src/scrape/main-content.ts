@@ -102,6 +102,12 @@ const strongWords = [
   'disqus_thread',
   'disqus',
   'author-bio',
+  'byline',
+  'tagline',
+  'entry-meta',
+  'post-meta',
+  'article-meta',
+  'flat-list',
   'signature',
   'postprofile',
   'poster-info',
@@ -123,6 +129,10 @@ const strongWords = [
 ];
 const weakWords = [
   'popular',
+  'author',
+  'buttons',
+  'score',
+  'expand',
   'widget',
   'widgets',
   'respond',
@@ -180,6 +190,7 @@ export function extractMainContent(body: ParentNode): ParentNode {
   removeBoilerplate(body, stats, pageText, heading);
   stats = computeStats(body);
 
+  removeLabelledFurniture(body, stats, pageText);
   const root = chooseRoot(body, stats) ?? body;
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
@@ -293,7 +304,17 @@ function isBoilerplateElement(element: Element): boolean {
   const role = element.attribs['role'];
   if (role && boilerplateRoles.has(role)) return true;
   const names = idAndClass(element);
-  return names !== '' && boilerplatePattern.test(names);
+  return names !== '' && boilerplatePattern.test(names) && !isInReviews(element);
+}
+
+/** Product reviews are content, even when the shop software files them as comments. */
+function isInReviews(element: Element): boolean {
+  let node: Element | null = element;
+  for (let depth = 0; node && depth < 4; depth++) {
+    if (idAndClass(node).includes('review')) return true;
+    node = node.parent && isTag(node.parent as AnyNode) ? (node.parent as Element) : null;
+  }
+  return false;
 }
 
 function removeBoilerplate(
@@ -335,12 +356,46 @@ function removeBoilerplate(
   for (const element of doomed) detach(element);
 }
 
-const actionClass = /(?:^|\s)(?:btn|button|action|cta)(?:$|\s|-)/;
+const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;
 
 /** "Add to cart", "Compare", "Apply": a short link styled as a button is a control, not content. */
 function isActionLink(element: Element, stats: TextStats): boolean {
   if (element.name !== 'a' || stats.text > 40) return false;
   return element.attribs['role'] === 'button' || actionClass.test(element.attribs['class'] ?? '');
+}
+
+// Headings that announce furniture rather than content.
+const furnitureHeading =
+  /^(?:related\b|(?:products|articles|posts|stories) related|customers (?:who .*)?also|(?:you|we think you) (?:may|might) (?:also )?like|recommended\b|more (?:from|stories|articles|in|like this)|read (?:next|more)\b|up next|popular\b|trending\b|most (?:read|popular)|sponsored\b|frequently bought together|who is online|users browsing)/i;
+
+/**
+ * Removes blocks announced by a furniture heading ("Products related to this item", "More from
+ * the author"): the smallest ancestor that starts with the heading and is a small share of the
+ * page.
+ */
+function removeLabelledFurniture(
+  body: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+): void {
+  const doomed: Element[] = [];
+  walkElements(body, (element) => {
+    if (!headingTags.has(element.name) || element.name === 'h1') return true;
+    if (!furnitureHeading.test(collapsedText(element))) return false;
+    let block: Element = element;
+    for (let depth = 0; depth < 4; depth++) {
+      const parent = block.parent;
+      if (!parent || !isTag(parent as AnyNode) || parent === body) break;
+      const first = (parent as Element).children.find(
+        (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
+      );
+      if (first !== block) break;
+      block = parent as Element;
+    }
+    if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) doomed.push(block);
+    return false;
+  });
+  for (const element of doomed) detach(element);
 }
 
 const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;

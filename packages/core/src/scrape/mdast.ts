@@ -88,8 +88,7 @@ function flowOf(nodes: readonly AnyNode[]): Flow[] {
   const flow: Flow[] = [];
   let inline: PhrasingContent[] = [];
   const flush = () => {
-    const paragraph = toParagraph(inline);
-    if (paragraph) flow.push(paragraph);
+    if (inline.length > 0) flow.push(...toParagraphs(inline));
     inline = [];
   };
   for (const node of nodes) {
@@ -256,9 +255,37 @@ function containsLink(nodes: readonly PhrasingContent[]): boolean {
   );
 }
 
-function toParagraph(inline: PhrasingContent[]): Paragraph | undefined {
+/**
+ * Inline content as paragraphs. Two or more line breaks in a row (`<br><br>`, how forums and old
+ * CMSs write paragraphs) split it into paragraphs instead of lines of backslashes.
+ */
+function toParagraphs(inline: PhrasingContent[]): Paragraph[] {
   const children = normaliseInline(inline);
-  return children.length > 0 ? { type: 'paragraph', children } : undefined;
+  const paragraphs: Paragraph[] = [];
+  let current: PhrasingContent[] = [];
+  for (let index = 0; index < children.length; index++) {
+    const node = children[index]!;
+    if (node.type === 'break' && children[index + 1]?.type === 'break') {
+      while (children[index + 1]?.type === 'break') index++;
+      if (current.length > 0)
+        paragraphs.push({ type: 'paragraph', children: trimLineStart(current) });
+      current = [];
+      continue;
+    }
+    current.push(node);
+  }
+  if (current.length > 0) paragraphs.push({ type: 'paragraph', children: trimLineStart(current) });
+  return paragraphs;
+}
+
+/** A paragraph split at breaks may start with the space that followed them. */
+function trimLineStart(nodes: PhrasingContent[]): PhrasingContent[] {
+  const first = nodes[0];
+  if (first?.type === 'text') {
+    first.value = first.value.replace(/^ +/, '');
+    if (first.value === '') return nodes.slice(1);
+  }
+  return nodes;
 }
 
 /**
