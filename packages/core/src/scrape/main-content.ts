@@ -312,7 +312,7 @@ function isInReviews(element: Element): boolean {
   let node: Element | null = element;
   for (let depth = 0; node && depth < 4; depth++) {
     if (idAndClass(node).includes('review')) return true;
-    node = node.parent && isTag(node.parent as AnyNode) ? (node.parent as Element) : null;
+    node = node.parent && isTag(node.parent) ? (node.parent) : null;
   }
   return false;
 }
@@ -385,12 +385,12 @@ function removeLabelledFurniture(
     let block: Element = element;
     for (let depth = 0; depth < 4; depth++) {
       const parent = block.parent;
-      if (!parent || !isTag(parent as AnyNode) || parent === body) break;
-      const first = (parent as Element).children.find(
+      if (!parent || !isTag(parent) || parent === body) break;
+      const first = (parent).children.find(
         (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
       );
       if (first !== block) break;
-      block = parent as Element;
+      block = parent;
     }
     if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) doomed.push(block);
     return false;
@@ -412,8 +412,8 @@ function isCopyrightLine(element: Element, stats: TextStats): boolean {
 }
 
 function closestArticle(element: Element): Element | undefined {
-  for (let parent = element.parent; parent && isTag(parent as AnyNode); parent = parent.parent) {
-    if ((parent as Element).name === 'article') return parent as Element;
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if ((parent).name === 'article') return parent;
   }
   return undefined;
 }
