@@ -52,15 +52,6 @@ export function walkElements(root: ParentNode, visit: (element: Element) => bool
   }
 }
 
-/** All elements below `root` with one of these tag names, in document order. */
-export function findAllByTag(root: ParentNode, tagNames: ReadonlySet<string>): Element[] {
-  const found: Element[] = [];
-  walkElements(root, (element) => {
-    if (tagNames.has(element.name)) found.push(element);
-  });
-  return found;
-}
-
 /** The text of a subtree with runs of white space folded to one space, trimmed. */
 export function collapsedText(node: AnyNode): string {
   const parts: string[] = [];

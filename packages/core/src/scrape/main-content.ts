@@ -312,7 +312,7 @@ function isInReviews(element: Element): boolean {
   let node: Element | null = element;
   for (let depth = 0; node && depth < 4; depth++) {
     if (idAndClass(node).includes('review')) return true;
-    node = node.parent && isTag(node.parent) ? (node.parent) : null;
+    node = node.parent && isTag(node.parent) ? node.parent : null;
   }
   return false;
 }
@@ -323,22 +323,19 @@ function removeBoilerplate(
   pageText: number,
   heading: Element | undefined,
 ): void {
-  const doomed: Element[] = [];
-  walkElements(root, (element) => {
+  removeWhere(root, (element): Verdict => {
     const elementStats = stats.get(element);
-    if (!elementStats) return true;
+    if (!elementStats) return 'descend';
     if (element.name === 'form') {
       // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
       // or holds posts (Reddit-style comment forms).
       const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
-      if (isFurniture) doomed.push(element);
-      return !isFurniture;
+      return isFurniture ? 'remove' : 'descend';
     }
     if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
-      doomed.push(element);
-      return false;
+      return 'remove';
     }
-    if (!isBoilerplateElement(element)) return true;
+    if (!isBoilerplateElement(element)) return 'descend';
     const isProtected =
       (heading !== undefined &&
         contains(element, heading) &&
@@ -348,12 +345,10 @@ function removeBoilerplate(
         element.name !== 'nav');
     if (isProtected) {
       // A <header> that holds the article's title keeps the title but loses its nav/widgets.
-      return true;
+      return 'descend';
     }
-    doomed.push(element);
-    return false;
+    return 'remove';
   });
-  for (const element of doomed) detach(element);
 }
 
 const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;
@@ -378,24 +373,31 @@ function removeLabelledFurniture(
   stats: Map<Element, TextStats>,
   pageText: number,
 ): void {
-  const doomed: Element[] = [];
+  const blocks = new Set<Element>();
   walkElements(body, (element) => {
     if (!headingTags.has(element.name) || element.name === 'h1') return true;
-    if (!furnitureHeading.test(collapsedText(element))) return false;
-    let block: Element = element;
-    for (let depth = 0; depth < 4; depth++) {
-      const parent = block.parent;
-      if (!parent || !isTag(parent) || parent === body) break;
-      const first = (parent).children.find(
-        (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
-      );
-      if (first !== block) break;
-      block = parent;
+    if (furnitureHeading.test(collapsedText(element))) {
+      const block = blockIntroducedBy(element, body);
+      if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
     }
-    if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) doomed.push(block);
     return false;
   });
-  for (const element of doomed) detach(element);
+  removeWhere(body, (element) => (blocks.has(element) ? 'remove' : 'descend'));
+}
+
+/** The largest ancestor (up to four levels) that starts with `heading`: the block it titles. */
+function blockIntroducedBy(heading: Element, body: ParentNode): Element {
+  let block = heading;
+  for (let depth = 0; depth < 4; depth++) {
+    const parent = block.parent;
+    if (!parent || !isTag(parent) || parent === body) break;
+    const first = parent.children.find(
+      (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
+    );
+    if (first !== block) break;
+    block = parent;
+  }
+  return block;
 }
 
 const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;
@@ -413,7 +415,7 @@ function isCopyrightLine(element: Element, stats: TextStats): boolean {
 
 function closestArticle(element: Element): Element | undefined {
   for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
-    if ((parent).name === 'article') return parent;
+    if (parent.name === 'article') return parent;
   }
   return undefined;
 }
@@ -523,25 +525,37 @@ function pruneLinkLists(
   rootText: number,
   heading: Element | undefined,
 ): void {
-  const doomed: Element[] = [];
-  walkElements(root, (element) => {
+  removeWhere(root, (element): Verdict => {
     const elementStats = stats.get(element);
-    if (!elementStats) return true;
+    if (!elementStats) return 'descend';
     // Items of a collection are judged together, by their list: never one card at a time.
-    if (isRepeatedItem(element)) return false;
-    if (!linkListTags.has(element.name)) return true;
-    if (elementStats.text === 0 || elementStats.paragraphs > 0) return true;
-    if (heading && contains(element, heading)) return true;
+    if (isRepeatedItem(element)) return 'keep';
+    if (!linkListTags.has(element.name)) return 'descend';
+    if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
+    if (heading && contains(element, heading)) return 'descend';
     // One or two links (a title, an author) are not a link list.
-    if (elementStats.links < 3) return true;
+    if (elementStats.links < 3) return 'descend';
     const density = elementStats.linkText / elementStats.text;
-    if (density <= 0.75) return true;
+    if (density <= 0.75) return 'descend';
     // A link-dense block that is a large share of the content is the content (a listing): keep
     // it whole rather than pruning its groups one by one.
-    if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return false;
-    doomed.push(element);
-    return false;
+    if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return 'keep';
+    return 'remove';
   });
+}
+
+/** What a removal pass decides for one element. */
+type Verdict = 'remove' | 'keep' | 'descend';
+
+/** Walks the tree and removes what `judge` condemns; a kept or removed block is not entered. */
+function removeWhere(root: ParentNode, judge: (element: Element) => Verdict): void {
+  const doomed: Element[] = [];
+  walkElements(root, (element) => {
+    const verdict = judge(element);
+    if (verdict === 'remove') doomed.push(element);
+    return verdict === 'descend';
+  });
+  // Detached after the walk, so the walk never sees a tree that changes under it.
   for (const element of doomed) detach(element);
 }
 
