@@ -89,6 +89,20 @@ export function describeStoreContract(
       expect((await store.list(namespace)).length).toBe(5);
     });
 
+    it('lists the empty key and keys with characters beyond U+FFFF', async () => {
+      const namespace = ns();
+      await store.set(namespace, '', 'empty');
+      await store.set(namespace, 'p:\u{1F600}', 'astral');
+      await store.set(namespace, 'p:\uFFFF', 'bmp-max');
+      expect((await store.list(namespace)).map((entry) => entry.key)[0]).toBe('');
+      const prefixed = await store.list<string>(namespace, { prefix: 'p:' });
+      expect(prefixed.map((entry) => entry.value).sort()).toEqual(['astral', 'bmp-max']);
+    });
+
+    it('refuses a list limit that is not a positive integer', async () => {
+      await expect(store.list(ns(), { limit: -1 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    });
+
     it('clears a whole namespace', async () => {
       const namespace = ns();
       await store.set(namespace, 'x', 1);

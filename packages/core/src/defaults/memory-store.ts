@@ -3,7 +3,23 @@
  * way in and out, so callers cannot mutate what is stored, as with every other backend.
  */
 import { StoreError } from '../errors.ts';
-import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
+import {
+  defaultListLimit,
+  type Store,
+  type StoreEntry,
+  type StoreListOptions,
+  type StoreSetOptions,
+} from '../interfaces/store.ts';
+import { ValidationError } from '../errors.ts';
+
+/** The list limit to use; a limit that is not a positive integer is the caller's error. */
+export function checkedListLimit(limit: number | undefined): number {
+  if (limit === undefined) return defaultListLimit;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new ValidationError(`Store list limit must be a positive integer (got ${limit})`);
+  }
+  return limit;
+}
 
 interface MemoryEntry {
   json: string;
@@ -49,6 +65,7 @@ export class MemoryStore implements Store {
 
   list<T>(namespace: string, options: StoreListOptions = {}): Promise<StoreEntry<T>[]> {
     return this.#run(() => {
+      const limit = checkedListLimit(options.limit);
       const prefix = options.prefix ?? '';
       const after = options.after;
       const keys = [...(this.#namespaces.get(namespace)?.keys() ?? [])]
@@ -56,7 +73,7 @@ export class MemoryStore implements Store {
         .sort();
       const entries: StoreEntry<T>[] = [];
       for (const key of keys) {
-        if (entries.length >= (options.limit ?? 100)) break;
+        if (entries.length >= limit) break;
         const entry = this.#live(namespace, key);
         if (entry) entries.push({ key, value: JSON.parse(entry.json) as T });
       }
@@ -88,6 +105,10 @@ export class MemoryStore implements Store {
 
   #run<T>(operation: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError('The memory store is closed'));
-    return Promise.resolve(operation());
+    try {
+      return Promise.resolve(operation());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }

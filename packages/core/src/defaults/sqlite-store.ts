@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { StoreError } from '../errors.ts';
+import { StoreError, TrawlError } from '../errors.ts';
+import { checkedListLimit } from './memory-store.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
 
 /** Options of `SqliteStore`. */
@@ -62,7 +63,9 @@ export class SqliteStore implements Store {
     );
     this.#delete = this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?');
     this.#list = this.#db.prepare(
-      'SELECT key, value FROM kv WHERE namespace = ? AND key >= ? AND key < ? AND key > ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ?',
+      // `key >= prefix` lets the primary key index start the scan; substr checks the prefix
+      // itself (an upper bound such as prefix + U+FFFF would miss astral characters).
+      'SELECT key, value FROM kv WHERE namespace = ? AND key >= ? AND substr(key, 1, length(?)) = ? AND (? IS NULL OR key > ?) AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ?',
     );
     this.#clear = this.#db.prepare('DELETE FROM kv WHERE namespace = ?');
     this.#sweep = this.#db.prepare(
@@ -103,14 +106,16 @@ export class SqliteStore implements Store {
   list<T>(namespace: string, options: StoreListOptions = {}): Promise<StoreEntry<T>[]> {
     return this.#run(() => {
       const prefix = options.prefix ?? '';
-      // Keys starting with prefix sort in [prefix, prefix + U+FFFF).
+      const after = options.after ?? null;
       const rows = this.#list.all(
         namespace,
         prefix,
-        `${prefix}\uffff`,
-        options.after ?? '',
+        prefix,
+        prefix,
+        after,
+        after,
         Date.now(),
-        options.limit ?? 100,
+        checkedListLimit(options.limit),
       ) as {
         key: string;
         value: string;
@@ -138,6 +143,8 @@ export class SqliteStore implements Store {
     try {
       return Promise.resolve(operation());
     } catch (error) {
+      // Our own errors (a bad limit) are the caller's; only SQLite's own failures are the store's.
+      if (error instanceof TrawlError) return Promise.reject(error);
       return Promise.reject(
         new StoreError(`SQLite store failed: ${(error as Error).message}`, { cause: error }),
       );

@@ -33,13 +33,16 @@ export interface StoreSetOptions {
   ttlMs?: number;
 }
 
+/** Entries `Store.list` returns when no `limit` is given; the one value every backend uses. */
+export const defaultListLimit = 100;
+
 /** Options of `Store.list`. */
 export interface StoreListOptions {
   /** Only keys starting with this. @default '' */
   prefix?: string;
   /** Only keys sorting strictly after this one (a cursor). */
   after?: string;
-  /** At most this many entries. @default 100 */
+  /** At most this many entries (a positive integer). @default defaultListLimit (100) */
   limit?: number;
 }
 
