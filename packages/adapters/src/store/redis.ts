@@ -1,0 +1,505 @@
+/**
+ * A Store on Redis, shared by every process that points at the same server and prefix.
+ *
+ * Why @redis/client (node-redis) rather than keyv with @keyv/redis: `Store.list` needs an ordered
+ * scan of a key prefix with a cursor, and keyv's adapters offer get/set/delete/clear plus an
+ * unordered SCAN iterator, so every page would read and sort the whole namespace. node-redis is
+ * the client Redis itself maintains and recommends for new projects (ioredis is kept up on a
+ * best-effort basis), and it has typed commands, Lua scripts and RESP3. We depend on
+ * `@redis/client` alone: the `redis` package only adds modules (JSON, search, bloom, time series)
+ * that a key-value store does not use.
+ *
+ * Layout in Redis, for a namespace `ns` (URI-encoded, so `:`, `{` and `}` in it cannot make two
+ * namespaces share keys):
+ *
+ * - `<prefix>:{ns}:keys` is a sorted set of the namespace's keys, every score 0, so ZRANGE BYLEX
+ *   walks them in byte order from any cursor: that is `list`.
+ * - `<prefix>:{ns}:expiry` is a sorted set of the keys that have a ttl, scored by their expiry
+ *   time, so writes can find index members whose value Redis has expired and drop them. Without
+ *   it, a namespace only read by `get` (the page cache) would grow its index forever.
+ * - `<prefix>:{ns}:v:<key>` is a string holding the JSON value, with a PX expiry so Redis itself
+ *   frees it on time.
+ *
+ * The braces are a Redis Cluster hash tag: a namespace's keys share one slot, so each script may
+ * touch all of them. Every write is one Lua script (atomic); each script declares every key it
+ * touches, as Redis asks of scripts.
+ *
+ * Keys list in byte order of their UTF-8 form, which is code point order: the same as JavaScript's
+ * `<` except when characters above U+FFFF meet ones in U+E000–U+FFFF (SqliteStore orders alike).
+ * Needs Redis 6.2 or later (ZRANGE BYLEX/BYSCORE with LIMIT, RESP3).
+ */
+import { createHash } from 'node:crypto';
+import { createClient } from '@redis/client';
+import {
+  StoreError,
+  TrawlError,
+  ValidationError,
+  type Store,
+  type StoreEntry,
+  type StoreListOptions,
+  type StoreSetOptions,
+} from '@trawl/core';
+import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
+
+/** Options of `RedisStore`. */
+export interface RedisStoreOptions {
+  /**
+   * Where Redis listens: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  url?: string;
+  /**
+   * Start of every Redis key the store writes, so that several stores or apps can share a database.
+   * @default 'trawl'
+   */
+  prefix?: string;
+  /**
+   * How long to wait for a connection, handshake included, before failing with STORE_UNAVAILABLE.
+   * @default 5000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * How long one command may wait for its reply; a later one fails with STORE_UNAVAILABLE and
+   * the connection is replaced.
+   * @default 5000
+   */
+  commandTimeoutMs?: number;
+}
+
+/** The defaults of `RedisStoreOptions`, in one place. */
+const defaults = {
+  url: 'redis://127.0.0.1:6379',
+  prefix: 'trawl',
+  connectTimeoutMs: 5000,
+  commandTimeoutMs: 5000,
+} as const satisfies Required<RedisStoreOptions>;
+
+/** Members read per round trip by `list` and `clear`: bounds memory and Redis's busy time. */
+const pageSize = 1000;
+
+/** Expired index members a write drops at most, so a write costs about the same every time. */
+const sweepSize = 20;
+
+/** A Lua script, sent by SHA1 first so the body crosses the wire only once per server. */
+interface Script {
+  source: string;
+  sha: string;
+}
+
+function script(source: string): Script {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/**
+ * Writes one entry and its index members in one step.
+ * KEYS: value key, index, expiry index. ARGV: key, JSON, ttl ms ('' for none), expiry score, now.
+ * Returns up to `sweepSize` keys due to expire by the writer's clock, for the caller to prune.
+ */
+const setScript = script(`
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+if ARGV[3] == '' then
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+else
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+end
+return redis.call('ZRANGE', KEYS[3], '-inf', ARGV[5], 'BYSCORE', 'LIMIT', 0, ${sweepSize})
+`);
+
+/**
+ * Removes one entry. KEYS: value key, index, expiry index. ARGV: key.
+ * Returns 1 when a live value existed: Redis has already dropped an expired one, so DEL says 0.
+ */
+const deleteScript = script(`
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return redis.call('DEL', KEYS[1])
+`);
+
+/**
+ * Drops index members whose value has expired. KEYS: index, expiry index, then one value key per
+ * member. ARGV: the members. It checks each value inside the script because a concurrent `set`
+ * may have revived the key since the caller saw it missing.
+ */
+const pruneScript = script(`
+local removed = 0
+for i = 1, #ARGV do
+  if redis.call('EXISTS', KEYS[i + 2]) == 0 then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('ZREM', KEYS[2], ARGV[i])
+    removed = removed + 1
+  end
+end
+return removed
+`);
+
+/**
+ * Removes entries whatever their state, for \`clear\`. KEYS: index, expiry index, then one value
+ * key per member. ARGV: the members.
+ */
+const dropScript = script(`
+for i = 1, #ARGV do
+  redis.call('UNLINK', KEYS[i + 2])
+  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('ZREM', KEYS[2], ARGV[i])
+end
+return #ARGV
+`);
+
+/** Opens a node-redis client; a function so that its exact client type can be named. */
+function newClient(options: {
+  url: string;
+  connectTimeoutMs: number;
+  shouldReconnect: () => boolean;
+}) {
+  return createClient({
+    url: options.url,
+    // Fail calls at once while the connection is down, instead of queueing them without bound;
+    // the caller gets STORE_UNAVAILABLE (retryable) and the client reconnects in the background.
+    disableOfflineQueue: true,
+    socket: {
+      // Bounds the TCP connect of reconnections; the first connect has its own timer (see #open).
+      connectTimeout: options.connectTimeoutMs,
+      // Before the first connection succeeds, give up at once so the caller hears why; after it,
+      // retry forever with capped backoff, because a server restart must not kill a long-running
+      // store.
+      reconnectStrategy: (retries: number) =>
+        options.shouldReconnect() ? Math.min(50 * 2 ** retries, 2000) : false,
+    },
+  });
+}
+
+type RedisClient = ReturnType<typeof newClient>;
+
+/** The Redis keys of one namespace. */
+interface NamespaceKeys {
+  index: string;
+  expiry: string;
+  /** Prepended to an entry's key to name the Redis string holding its value. */
+  value: string;
+}
+
+/**
+ * A Store in Redis, shared between processes. It connects on the first call, and reconnects in the
+ * background if the connection drops later; calls made meanwhile fail at once.
+ *
+ * @throws StoreError (STORE_UNAVAILABLE, retryable) from every method when Redis cannot be reached
+ * or does not answer in time; ValidationError (BAD_REQUEST) for a namespace or key that is not
+ * well-formed text, a value with no JSON form or a NaN `ttlMs` or `limit`.
+ */
+export class RedisStore implements Store {
+  readonly capabilities = { persistent: true, shared: true };
+  readonly #url: string;
+  readonly #prefix: string;
+  readonly #connectTimeoutMs: number;
+  readonly #commandTimeoutMs: number;
+  /** `host:port` for messages: the URL may hold a password, so it is never quoted whole. */
+  readonly #target: string;
+  #client: RedisClient | undefined;
+  #opening: Promise<RedisClient> | undefined;
+  /** The last error the client reported in the background, to explain the next failure. */
+  #lastError: unknown;
+  #closed = false;
+
+  /** @throws ValidationError (BAD_REQUEST) when `url` is not a redis:// or rediss:// URL. */
+  constructor(options: RedisStoreOptions = {}) {
+    this.#url = options.url ?? defaults.url;
+    this.#prefix = options.prefix ?? defaults.prefix;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? defaults.commandTimeoutMs;
+    let parsed: URL;
+    try {
+      parsed = new URL(this.#url);
+    } catch (error) {
+      throw new ValidationError(
+        'The Redis URL is not a valid URL; expected redis://host:port or rediss://host:port',
+        { cause: error },
+      );
+    }
+    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+      throw new ValidationError(
+        `The Redis URL has protocol ${parsed.protocol}; expected redis: or rediss:`,
+      );
+    }
+    this.#target = `${parsed.hostname}:${parsed.port || '6379'}`;
+    assertName('prefix', this.#prefix, { allowNul: true });
+  }
+
+  async get<T>(namespace: string, key: string): Promise<T | undefined> {
+    const keys = this.#keys(namespace);
+    assertName('key', key, { allowNul: true });
+    return this.#run('read', async (client) => {
+      const json = await this.#call(client, client.get(keys.value + key));
+      return json === null ? undefined : (JSON.parse(json) as T);
+    });
+  }
+
+  async set(
+    namespace: string,
+    key: string,
+    value: unknown,
+    options?: StoreSetOptions,
+  ): Promise<void> {
+    const keys = this.#keys(namespace);
+    assertName('key', key, { allowNul: true });
+    const json = toJson(key, value);
+    const ttlMs = ttlOf(options);
+    // PX takes only positive integers; an entry born expired is the same as no entry.
+    if (ttlMs !== undefined && ttlMs <= 0) {
+      await this.delete(namespace, key);
+      return;
+    }
+    return this.#run('write', async (client) => {
+      // Expiry scores use this process's clock, but they only pick candidates: pruneScript checks
+      // each against Redis's own expiry, so clock skew between writers cannot drop a live key.
+      const now = Date.now();
+      const due = (await this.#eval(
+        client,
+        setScript,
+        [keys.value + key, keys.index, keys.expiry],
+        [
+          key,
+          json,
+          ttlMs === undefined ? '' : String(ttlMs),
+          String(now + (ttlMs ?? 0)),
+          String(now),
+        ],
+      )) as string[];
+      if (due.length > 0) {
+        // Housekeeping only: the write has succeeded, and the next write retries the sweep.
+        await this.#prune(client, keys, due).catch(() => undefined);
+      }
+    });
+  }
+
+  async delete(namespace: string, key: string): Promise<boolean> {
+    const keys = this.#keys(namespace);
+    assertName('key', key, { allowNul: true });
+    return this.#run('delete', async (client) => {
+      const deleted = await this.#eval(
+        client,
+        deleteScript,
+        [keys.value + key, keys.index, keys.expiry],
+        [key],
+      );
+      return deleted === 1;
+    });
+  }
+
+  async list<T>(namespace: string, options?: StoreListOptions): Promise<StoreEntry<T>[]> {
+    const keys = this.#keys(namespace);
+    const prefix = options?.prefix ?? '';
+    const after = options?.after;
+    assertName('key', prefix, { allowNul: true });
+    if (after !== undefined) assertName('key', after, { allowNul: true });
+    const limit = limitOf(options);
+    if (limit === 0) return [];
+    // Lex ranges compare bytes, so the cursor is compared as bytes too. A key strictly after
+    // `after` and starting with `prefix` sorts after whichever of the two is greater.
+    let min =
+      after !== undefined && Buffer.compare(Buffer.from(after), Buffer.from(prefix)) >= 0
+        ? `(${after}`
+        : `[${prefix}`;
+    // 0xFF never occurs in UTF-8, so prefix + 0xFF sorts after every key that starts with prefix
+    // and before every other key that sorts after them.
+    const max =
+      prefix === '' ? '+' : Buffer.concat([Buffer.from(`(${prefix}`), Buffer.from([0xff])]);
+    return this.#run('list', async (client) => {
+      const entries: StoreEntry<T>[] = [];
+      // Index members whose value has expired take a slot in a page but yield no entry, so keep
+      // reading until the page is full or the range is exhausted.
+      while (entries.length < limit) {
+        const count = Math.min(limit - entries.length, pageSize);
+        const members = await this.#call(
+          client,
+          client.zRange(keys.index, min, max, { BY: 'LEX', LIMIT: { offset: 0, count } }),
+        );
+        if (members.length === 0) break;
+        const values = await this.#call(
+          client,
+          client.mGet(members.map((member) => keys.value + member)),
+        );
+        const expired: string[] = [];
+        members.forEach((member, index) => {
+          const json = values[index];
+          if (json === null || json === undefined) expired.push(member);
+          else entries.push({ key: member, value: JSON.parse(json) as T });
+        });
+        if (expired.length > 0) await this.#prune(client, keys, expired);
+        const last = members.at(-1);
+        if (members.length < count || last === undefined) break;
+        min = `(${last}`;
+      }
+      return entries;
+    });
+  }
+
+  async clear(namespace: string): Promise<void> {
+    const keys = this.#keys(namespace);
+    return this.#run('clear', async (client) => {
+      // In pages, so a large namespace never blocks Redis for long. The cursor moves forward, so
+      // keys written behind it while clearing survive, as if written just after the clear.
+      let min = '-';
+      for (;;) {
+        const members = await this.#call(
+          client,
+          client.zRange(keys.index, min, '+', { BY: 'LEX', LIMIT: { offset: 0, count: pageSize } }),
+        );
+        const last = members.at(-1);
+        if (last === undefined) break;
+        await this.#eval(
+          client,
+          dropScript,
+          [keys.index, keys.expiry, ...members.map((member) => keys.value + member)],
+          members,
+        );
+        if (members.length < pageSize) break;
+        min = `(${last}`;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // A connect in progress either fails on its own timer or sees #closed and closes its client.
+    await this.#opening?.catch(() => undefined);
+    const client = this.#client;
+    this.#client = undefined;
+    if (!client) return;
+    // close() lets commands already sent receive their replies, but only for as long as any one
+    // command may take.
+    const timer = setTimeout(() => client.destroy(), this.#commandTimeoutMs);
+    try {
+      await client.close();
+    } catch {
+      client.destroy();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Checks a namespace and names its Redis keys. */
+  #keys(namespace: string): NamespaceKeys {
+    assertName('namespace', namespace, { allowNul: true });
+    const base = `${this.#prefix}:{${encodeURIComponent(namespace)}}:`;
+    return { index: `${base}keys`, expiry: `${base}expiry`, value: `${base}v:` };
+  }
+
+  /** Drops the index members of entries whose value is gone. */
+  async #prune(client: RedisClient, keys: NamespaceKeys, members: string[]): Promise<void> {
+    await this.#eval(
+      client,
+      pruneScript,
+      [keys.index, keys.expiry, ...members.map((member) => keys.value + member)],
+      members,
+    );
+  }
+
+  /** Runs a script by SHA1, sending its body only when the server has not cached it yet. */
+  async #eval(
+    client: RedisClient,
+    { source, sha }: Script,
+    keys: string[],
+    args: string[],
+  ): Promise<unknown> {
+    try {
+      return await this.#call(client, client.evalSha(sha, { keys, arguments: args }));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.#call(client, client.eval(source, { keys, arguments: args }));
+    }
+  }
+
+  /**
+   * Bounds one command by `commandTimeoutMs`. node-redis times out only commands still waiting to
+   * be written, never one whose reply is late, so a server that stops answering would hang every
+   * caller. Replies arrive in order, so a late one means the connection is stuck: drop it, and
+   * the next call connects afresh.
+   */
+  async #call<T>(client: RedisClient, command: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        if (this.#client === client) this.#client = undefined;
+        client.destroy();
+        reject(new Error(`no reply within commandTimeoutMs (${this.#commandTimeoutMs} ms)`));
+      }, this.#commandTimeoutMs);
+    });
+    try {
+      return await Promise.race([command, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs an operation on a connected client, turning every failure into STORE_UNAVAILABLE. */
+  async #run<T>(action: string, operation: (client: RedisClient) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StoreError('The Redis store is closed; open a new RedisStore');
+    let client: RedisClient;
+    try {
+      client = this.#client ?? (await (this.#opening ??= this.#open()));
+    } catch (error) {
+      throw this.#failure(`Cannot connect to Redis at ${this.#target}`, error);
+    }
+    try {
+      return await operation(client);
+    } catch (error) {
+      throw this.#failure(`Redis store at ${this.#target} failed to ${action}`, error);
+    }
+  }
+
+  /** Connects a new client, bounded by `connectTimeoutMs` from start to ready. */
+  async #open(): Promise<RedisClient> {
+    let isReady = false;
+    let hasTimedOut = false;
+    const client = newClient({
+      url: this.#url,
+      connectTimeoutMs: this.#connectTimeoutMs,
+      shouldReconnect: () => isReady && !this.#closed,
+    });
+    // node-redis reports connection trouble as 'error' events; an EventEmitter without a listener
+    // would crash the process on the first one. Calls fail on their own, so only remember it.
+    client.on('error', (error: unknown) => {
+      this.#lastError = error;
+    });
+    client.on('ready', () => {
+      this.#lastError = undefined;
+    });
+    // node-redis's connectTimeout covers the TCP connect only; a server that accepts but never
+    // answers would stall the handshake forever without this timer.
+    const timer = setTimeout(() => {
+      hasTimedOut = true;
+      client.destroy();
+    }, this.#connectTimeoutMs);
+    try {
+      await client.connect();
+      isReady = true;
+    } catch (error) {
+      if (client.isOpen) client.destroy();
+      if (!hasTimedOut) throw error;
+      throw new Error(`no answer within connectTimeoutMs (${this.#connectTimeoutMs} ms)`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#opening = undefined;
+    }
+    if (this.#closed) {
+      client.destroy();
+      throw new StoreError('The Redis store is closed; open a new RedisStore');
+    }
+    this.#client = client;
+    return client;
+  }
+
+  /** Wraps a client error, keeping errors that already carry a code. */
+  #failure(message: string, error: unknown): TrawlError {
+    if (error instanceof TrawlError) return error;
+    let reason = reasonOf(error);
+    const background = this.#lastError === undefined ? undefined : reasonOf(this.#lastError);
+    if (background !== undefined && background !== reason) reason += ` (${background})`;
+    return new StoreError(`${message}: ${reason}`, { cause: error });
+  }
+}

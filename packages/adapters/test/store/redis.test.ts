@@ -1,0 +1,237 @@
+/**
+ * RedisStore against the real Redis on 127.0.0.1:6379. Every store of this run writes under its
+ * own key prefix, and `afterAll` unlinks every key under it.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@redis/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RedisStore, type RedisStoreOptions } from '@trawl/adapters';
+import { describeStoreContract } from '../../../../test/contracts/store.contract.ts';
+import { startTcpRelay, type TcpRelay } from './tcp-relay.ts';
+
+const url = 'redis://127.0.0.1:6379';
+const prefix = `trawl_test_${randomUUID()}`;
+const ns = () => `t_${randomUUID()}`;
+
+// Stores opened by the tests below, closed after each test even when it fails.
+const opened: RedisStore[] = [];
+function open(options: RedisStoreOptions = {}): RedisStore {
+  const store = new RedisStore({ url, prefix, ...options });
+  opened.push(store);
+  return store;
+}
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+// A plain client to look at and clean what the stores wrote.
+const raw = createClient({ url });
+beforeAll(async () => {
+  await raw.connect();
+});
+afterAll(async () => {
+  for await (const keys of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 })) {
+    if (keys.length > 0) await raw.unlink(keys);
+  }
+  raw.destroy();
+});
+
+describeStoreContract('redis', () => Promise.resolve(new RedisStore({ url, prefix })), {
+  reopen: () => Promise.resolve(new RedisStore({ url, prefix })),
+});
+
+describe('RedisStore', () => {
+  it('declares itself persistent and shared', () => {
+    expect(open().capabilities).toEqual({ persistent: true, shared: true });
+  });
+
+  it('shows each store the writes of another store on the same server and prefix', async () => {
+    const [first, second] = [open(), open()];
+    const namespace = ns();
+    await first.set(namespace, 'job:1', { state: 'active' });
+    expect(await second.get(namespace, 'job:1')).toEqual({ state: 'active' });
+    await second.set(namespace, 'job:2', { state: 'queued' });
+    expect((await first.list(namespace, { prefix: 'job:' })).map((entry) => entry.key)).toEqual([
+      'job:1',
+      'job:2',
+    ]);
+    expect(await second.delete(namespace, 'job:1')).toBe(true);
+    expect(await first.get(namespace, 'job:1')).toBeUndefined();
+  });
+
+  it('keeps stores with different prefixes apart', async () => {
+    const namespace = ns();
+    await open().set(namespace, 'k', 1);
+    expect(await open({ prefix: `${prefix}:other` }).get(namespace, 'k')).toBeUndefined();
+  });
+
+  it('keeps namespaces apart even when they contain separators and braces', async () => {
+    const store = open();
+    const base = ns();
+    await store.set(base, 'a:v:b', 'in base');
+    await store.set(`${base}}:v:a`, 'b', 'in braced');
+    await store.set(`${base}:v:a`, 'b', 'in colon');
+    expect(await store.list(base)).toEqual([{ key: 'a:v:b', value: 'in base' }]);
+    expect(await store.get(`${base}}:v:a`, 'b')).toBe('in braced');
+    await store.clear(`${base}:v:a`);
+    expect(await store.get(base, 'a:v:b')).toBe('in base');
+    expect(await store.get(`${base}}:v:a`, 'b')).toBe('in braced');
+  });
+
+  it('lists keys in code point order, the highest ones inside their prefix', async () => {
+    const store = open();
+    const namespace = ns();
+    for (const key of ['b', 'a\u{1F600}', 'a\uffff', 'ab', 'a', ''])
+      await store.set(namespace, key, key);
+    expect((await store.list(namespace, { prefix: 'a' })).map((entry) => entry.key)).toEqual([
+      'a',
+      'ab',
+      'a\uffff',
+      'a\u{1F600}',
+    ]);
+    expect((await store.list(namespace)).map((entry) => entry.key)).toEqual([
+      '',
+      'a',
+      'ab',
+      'a\uffff',
+      'a\u{1F600}',
+      'b',
+    ]);
+    expect((await store.list(namespace, { after: '' })).map((entry) => entry.key)).toHaveLength(5);
+  });
+
+  it('fills a page past expired entries and drops their index members', async () => {
+    const store = open();
+    const namespace = ns();
+    await store.set(namespace, 'b', 'live');
+    await store.set(namespace, 'c', 'live');
+    // Written last, and expiring after all of them are written, so that no write sweeps them.
+    for (let index = 0; index < 5; index++) {
+      await store.set(namespace, `a${index}`, index, { ttlMs: 50 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const page = await store.list(namespace, { limit: 2 });
+    expect(page.map((entry) => entry.key)).toEqual(['b', 'c']);
+    const index = `${prefix}:{${namespace}}:keys`;
+    expect(await raw.zRange(index, 0, -1)).toEqual(['b', 'c']);
+  });
+
+  it('drops expired index members on later writes, so a get-only cache stays small', async () => {
+    const store = open();
+    const namespace = ns();
+    for (let index = 0; index < 10; index++) {
+      await store.set(namespace, `page${index}`, index, { ttlMs: 1 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.set(namespace, 'fresh', 'page', { ttlMs: 60_000 });
+    expect(await raw.zRange(`${prefix}:{${namespace}}:keys`, 0, -1)).toEqual(['fresh']);
+    expect(await raw.zRange(`${prefix}:{${namespace}}:expiry`, 0, -1)).toEqual(['fresh']);
+  });
+
+  it('keeps an entry without expiry once it is set again without ttlMs', async () => {
+    const store = open();
+    const namespace = ns();
+    await store.set(namespace, 'k', 'first', { ttlMs: 1 });
+    await store.set(namespace, 'k', 'second');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.get(namespace, 'k')).toBe('second');
+    expect(await raw.pTTL(`${prefix}:{${namespace}}:v:k`)).toBe(-1);
+  });
+
+  it('treats a ttlMs of zero or less as an entry born expired', async () => {
+    const store = open();
+    const namespace = ns();
+    await store.set(namespace, 'k', 'old');
+    await store.set(namespace, 'k', 'new', { ttlMs: 0 });
+    expect(await store.get(namespace, 'k')).toBeUndefined();
+    expect(await store.list(namespace)).toEqual([]);
+  });
+
+  it('refuses keys with lone surrogates and values with no JSON form as BAD_REQUEST', async () => {
+    const store = open();
+    const namespace = ns();
+    await expect(store.set(namespace, 'bad\ud800', 1)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(store.set(namespace, 'k', undefined)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(store.set(namespace, 'k', { n: 1n })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it('refuses a URL that is not redis:// with BAD_REQUEST', () => {
+    expect(() => new RedisStore({ url: 'http://127.0.0.1:6379' })).toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
+  });
+
+  it(
+    'fails with STORE_UNAVAILABLE when nothing listens, without hanging',
+    { timeout: 5000 },
+    async () => {
+      const store = open({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 1000 });
+      await expect(store.get(ns(), 'k')).rejects.toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        retryable: true,
+        message: expect.stringContaining('127.0.0.1:1') as unknown,
+      });
+      // A failed connect is not remembered: the next call tries again, and fails the same way.
+      await expect(store.set(ns(), 'k', 1)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    },
+  );
+
+  describe('behind a relay', () => {
+    let relay: TcpRelay;
+    afterEach(async () => {
+      await relay.close();
+    });
+
+    it('gives up on a server that accepts but never answers', { timeout: 5000 }, async () => {
+      relay = await startTcpRelay();
+      const store = open({ url: `redis://127.0.0.1:${relay.port}`, connectTimeoutMs: 200 });
+      await expect(store.get(ns(), 'k')).rejects.toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        message: expect.stringContaining('connectTimeoutMs') as unknown,
+      });
+    });
+
+    it(
+      'fails a call whose reply does not come within commandTimeoutMs',
+      { timeout: 5000 },
+      async () => {
+        relay = await startTcpRelay({ host: '127.0.0.1', port: 6379 });
+        const store = open({
+          url: `redis://127.0.0.1:${relay.port}`,
+          connectTimeoutMs: 200,
+          commandTimeoutMs: 200,
+        });
+        const namespace = ns();
+        await store.set(namespace, 'k', 1);
+        relay.mute();
+        await expect(store.set(namespace, 'k', 2)).rejects.toMatchObject({
+          code: 'STORE_UNAVAILABLE',
+        });
+        // The stuck connection was dropped; the new one gets no answer either.
+        await expect(store.get(namespace, 'k')).rejects.toMatchObject({
+          code: 'STORE_UNAVAILABLE',
+        });
+        relay.unmute();
+        // The late write did reach Redis: a timeout means the outcome is unknown, not a failure.
+        expect(await store.get(namespace, 'k')).toBe(2);
+      },
+    );
+
+    it('reconnects after the connection is cut', { timeout: 10_000 }, async () => {
+      relay = await startTcpRelay({ host: '127.0.0.1', port: 6379 });
+      const store = open({ url: `redis://127.0.0.1:${relay.port}` });
+      const namespace = ns();
+      await store.set(namespace, 'k', 'before');
+      relay.dropConnections();
+      // Calls fail fast with STORE_UNAVAILABLE until the client has reconnected in the background.
+      await vi.waitFor(() => store.set(namespace, 'k', 'after'), { timeout: 5000, interval: 50 });
+      expect(await store.get(namespace, 'k')).toBe('after');
+    });
+  });
+});
