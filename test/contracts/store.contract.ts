@@ -10,6 +10,8 @@ import type { Store } from '@trawl/core';
 export interface StoreContractOptions {
   /** The backend keeps data across `close()` and reopening with `reopen`. */
   reopen?: () => Promise<Store>;
+  /** Separate instances from `makeStore` share one backend (Redis, PostgreSQL). */
+  shared?: boolean;
 }
 
 /** Registers the contract tests for one Store implementation. */
@@ -131,6 +133,25 @@ export function describeStoreContract(
         await store.close();
         store = await reopen();
         expect(await store.get(namespace, 'durable')).toEqual({ ok: true });
+      });
+    }
+
+    if (options.shared) {
+      it('shows one instance the writes of another on the same backend, and says so', async () => {
+        const [first, second] = [await makeStore(), await makeStore()];
+        try {
+          expect(first.capabilities).toMatchObject({ persistent: true, shared: true });
+          const namespace = ns();
+          await first.set(namespace, 'job:1', { state: 'active' });
+          expect(await second.get(namespace, 'job:1')).toEqual({ state: 'active' });
+          await second.set(namespace, 'job:2', { state: 'queued' });
+          const keys = (await first.list(namespace, { prefix: 'job:' })).map((entry) => entry.key);
+          expect(keys).toEqual(['job:1', 'job:2']);
+          expect(await second.delete(namespace, 'job:1')).toBe(true);
+          expect(await first.get(namespace, 'job:1')).toBeUndefined();
+        } finally {
+          await Promise.all([first.close(), second.close()]);
+        }
       });
     }
 

@@ -48,28 +48,10 @@ afterEach(async () => {
 describeStoreContract(
   'postgres',
   () => Promise.resolve(new PostgresStore({ connectionString, table })),
-  { reopen: () => Promise.resolve(new PostgresStore({ connectionString, table })) },
+  { reopen: () => Promise.resolve(new PostgresStore({ connectionString, table })), shared: true },
 );
 
 describe('PostgresStore', () => {
-  it('declares itself persistent and shared', () => {
-    expect(open().capabilities).toEqual({ persistent: true, shared: true });
-  });
-
-  it('shows each store the writes of another store on the same table', async () => {
-    const [first, second] = [open(), open()];
-    const namespace = ns();
-    await first.set(namespace, 'job:1', { state: 'active' });
-    expect(await second.get(namespace, 'job:1')).toEqual({ state: 'active' });
-    await second.set(namespace, 'job:2', { state: 'queued' });
-    expect((await first.list(namespace, { prefix: 'job:' })).map((entry) => entry.key)).toEqual([
-      'job:1',
-      'job:2',
-    ]);
-    expect(await second.delete(namespace, 'job:1')).toBe(true);
-    expect(await first.get(namespace, 'job:1')).toBeUndefined();
-  });
-
   it('creates its table once when several stores start together', async () => {
     const fresh = `trawl_test_${randomUUID().replaceAll('-', '')}`;
     tables.add(fresh);

@@ -38,27 +38,10 @@ afterAll(async () => {
 
 describeStoreContract('redis', () => Promise.resolve(new RedisStore({ url, prefix })), {
   reopen: () => Promise.resolve(new RedisStore({ url, prefix })),
+  shared: true,
 });
 
 describe('RedisStore', () => {
-  it('declares itself persistent and shared', () => {
-    expect(open().capabilities).toEqual({ persistent: true, shared: true });
-  });
-
-  it('shows each store the writes of another store on the same server and prefix', async () => {
-    const [first, second] = [open(), open()];
-    const namespace = ns();
-    await first.set(namespace, 'job:1', { state: 'active' });
-    expect(await second.get(namespace, 'job:1')).toEqual({ state: 'active' });
-    await second.set(namespace, 'job:2', { state: 'queued' });
-    expect((await first.list(namespace, { prefix: 'job:' })).map((entry) => entry.key)).toEqual([
-      'job:1',
-      'job:2',
-    ]);
-    expect(await second.delete(namespace, 'job:1')).toBe(true);
-    expect(await first.get(namespace, 'job:1')).toBeUndefined();
-  });
-
   it('keeps stores with different prefixes apart', async () => {
     const namespace = ns();
     await open().set(namespace, 'k', 1);
