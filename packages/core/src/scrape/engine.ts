@@ -100,6 +100,12 @@ export async function runScrape(request: ScrapeRequest, context: EngineContext):
   if (proxyUsed) metadata.proxyUsed = proxyUsed;
   if (options.location) metadata.country = options.location.country;
 
+  // Conversion is synchronous and, on a huge page, takes seconds: do not start it past the budget.
+  if (Date.now() - startedAt > options.timeout) {
+    throw new TimeoutError(
+      `Scraping ${request.target.href} took longer than ${options.timeout} ms before conversion: raise timeout or try later`,
+    );
+  }
   const { content, pageMetadata } = convertByType(page, options, redaction);
   return { ...content, metadata: { ...pageMetadata, ...metadata } };
 }
