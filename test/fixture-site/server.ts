@@ -399,6 +399,62 @@ ${entries}
     state.visits = 0;
     send(res, 200, 'text/plain; charset=utf-8', 'counter reset\n', { 'cache-control': 'no-store' });
   },
+
+  // Sitemap variants for crawl/map: an index over a plain and a gzip sitemap, a broken one, a
+  // missing one and itself (a loop), so the loader must recurse, unpack, skip and stop.
+  '/sitemap-index.xml': (req, res) => {
+    const origin = originOf(req);
+    const children = ['/sitemap-a.xml', '/sitemap-b.xml.gz', '/sitemap-broken.xml']
+      .concat('/sitemap-missing.xml', '/sitemap-index.xml')
+      .map((path) => `  <sitemap><loc>${origin}${path}</loc></sitemap>`)
+      .join('\n');
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${children}
+</sitemapindex>
+`;
+    send(res, 200, 'application/xml', xml);
+  },
+
+  // Padded, entity-encoded, relative, duplicate, CDATA and non-http <loc>s, and an image <loc>.
+  '/sitemap-a.xml': (req, res) => {
+    const origin = originOf(req);
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+        xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url><loc>
+    ${origin}/articles/plain.html
+  </loc></url>
+  <url><loc>${origin}/tables.html?a=1&amp;b=2</loc></url>
+  <url><loc>/docs/</loc></url>
+  <url><loc><![CDATA[${origin}/tags.html]]></loc></url>
+  <url><loc>${origin}/articles/plain.html</loc></url>
+  <url><loc>mailto:someone@example.com</loc></url>
+  <url><loc>ftp://127.0.0.1/file.txt</loc></url>
+  <url>
+    <loc>${origin}/images.html</loc>
+    <image:image><image:loc>${origin}/assets/logo.png</image:loc></image:image>
+  </url>
+</urlset>
+`;
+    send(res, 200, 'application/xml', xml);
+  },
+
+  // Served packed as a file, not with Content-Encoding: the client must gunzip it itself.
+  '/sitemap-b.xml.gz': (req, res) => {
+    const origin = originOf(req);
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>${origin}/pii.html</loc></url>
+  <url><loc>${origin}/canonical.html</loc></url>
+</urlset>
+`;
+    send(res, 200, 'application/gzip', gzipSync(xml));
+  },
+
+  // Not XML at all: an HTML page where a sitemap should be.
+  '/sitemap-broken.xml': (_req, res) =>
+    sendHtml(res, 200, page('Oops', '<p>This is <b>not</b> a sitemap &amp; never was')),
 };
 
 /** Serves a file from public/, or returns false when there is none. */
