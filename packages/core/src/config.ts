@@ -61,6 +61,23 @@ export const engineConfigSchema = z
       .int()
       .positive()
       .default(30 * 24 * 60 * 60 * 1000),
+    /**
+     * Pages a crawl or batch scrape fetches at once when the request sets no maxConcurrency.
+     * @default 10
+     */
+    crawlConcurrency: z.number().int().positive().max(1000).default(10),
+    /**
+     * Pages fetched at once from one host, whatever the job's concurrency: politeness towards
+     * each site when a crawl spans several.
+     * @default 10
+     */
+    hostConcurrency: z.number().int().positive().max(1000).default(10),
+    /**
+     * How often a page answering 429 or 503 is tried again, waiting for its Retry-After (or
+     * an exponential backoff) in between.
+     * @default 3
+     */
+    crawlRetries: z.number().int().min(0).max(10).default(3),
   })
   .describe('Engine-wide settings of Trawl.');
 

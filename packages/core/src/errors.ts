@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'SCRAPE_CONNECTION_REFUSED'
   | 'SCRAPE_SSL_ERROR'
   | 'STORE_UNAVAILABLE'
+  | 'SCRAPE_HTTP_ERROR'
+  | 'CRAWL_URL_DENIED'
   | 'UNKNOWN_ERROR';
 
 /** All codes, for tables and docs that must stay exhaustive. */
@@ -49,6 +51,8 @@ export const errorCodes = [
   'SCRAPE_CONNECTION_REFUSED',
   'SCRAPE_SSL_ERROR',
   'STORE_UNAVAILABLE',
+  'SCRAPE_HTTP_ERROR',
+  'CRAWL_URL_DENIED',
   'UNKNOWN_ERROR',
 ] as const satisfies readonly ErrorCode[];
 

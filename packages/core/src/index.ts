@@ -13,6 +13,34 @@ export type {
   FormatSpec,
 } from './scrape/options.ts';
 export { HttpFetcher } from './scrape/fetch-http.ts';
+export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
+export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
+export type { JobContext } from './crawl/index.ts';
+export {
+  crawlOptionsSchema,
+  crawlOptionsShape,
+  batchScrapeOptionsSchema,
+  batchScrapeOptionsShape,
+} from './crawl/options.ts';
+export type {
+  CrawlOptions,
+  ResolvedCrawlOptions,
+  BatchScrapeOptions,
+  ResolvedBatchScrapeOptions,
+} from './crawl/options.ts';
+export type {
+  Job,
+  CrawlJob,
+  BatchScrapeJob,
+  JobStatus,
+  JobKind,
+  JobProgress,
+  JobError,
+  JobErrors,
+  JobResultsPage,
+  JobSummary,
+  JobEvents,
+} from './crawl/types.ts';
 export { engineConfigSchema, resolveEngineConfig } from './config.ts';
 export type { EngineConfig, EngineConfigInput, EngineContext } from './config.ts';
 export type { Document, DocumentMetadata, DocumentActions } from './document.ts';

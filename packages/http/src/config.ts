@@ -67,6 +67,24 @@ export const configRows = [
     description: 'How long the page cache keeps a page (ms; default 30 days).',
   },
   {
+    key: 'crawlConcurrency',
+    env: 'TRAWL_CRAWL_CONCURRENCY',
+    schema: integerFromEnv.positive().max(1000).optional(),
+    description: 'Pages a crawl or batch scrape fetches at once without maxConcurrency (default 10).',
+  },
+  {
+    key: 'hostConcurrency',
+    env: 'TRAWL_HOST_CONCURRENCY',
+    schema: integerFromEnv.positive().max(1000).optional(),
+    description: 'Pages fetched at once from one host, across a job (default 10).',
+  },
+  {
+    key: 'crawlRetries',
+    env: 'TRAWL_CRAWL_RETRIES',
+    schema: integerFromEnv.min(0).max(10).optional(),
+    description: 'Retries of a page answering 429 or 503, honouring Retry-After (default 3).',
+  },
+  {
     key: 'allowPrivateAddresses',
     env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
     schema: booleanFromEnv.default(true),

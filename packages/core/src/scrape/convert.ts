@@ -33,20 +33,32 @@ export function prepareConversion(options: ConversionOptions): Redaction | undef
   return resolveRedaction(options.redactPII);
 }
 
-/** Converts decoded HTML into the requested formats plus the page's own metadata. */
+/** What converting one page gives: the requested formats, the page's metadata, its links. */
+export interface Conversion {
+  content: Omit<Document, 'metadata'>;
+  pageMetadata: PageMetadata;
+  /** Every link of the page, unredacted, when the caller asked to collect them (crawls). */
+  links?: string[];
+}
+
+/**
+ * Converts decoded HTML into the requested formats plus the page's own metadata. `collectLinks`
+ * gathers the page's links in the same parse, whatever the formats (a crawl needs them).
+ */
 export function convertHtml(
   html: string,
   pageUrl: string,
   options: ConversionOptions,
   redaction: Redaction | undefined,
-): { content: Omit<Document, 'metadata'>; pageMetadata: PageMetadata } {
+  collectLinks = false,
+): Conversion {
   const wanted = new Set(options.formats.map((format) => format.type));
   const page = new HtmlPage(
     html,
     pageUrl,
     { ...options, redaction },
     {
-      links: wanted.has('links'),
+      links: wanted.has('links') || collectLinks,
       images: wanted.has('images'),
     },
   );
@@ -58,7 +70,9 @@ export function convertHtml(
     if (content.links) content.links = content.links.map((link) => redactText(link, redaction));
   }
   const { metadata: _unused, ...fields } = content;
-  return { content: fields, pageMetadata: page.metadata };
+  const conversion: Conversion = { content: fields, pageMetadata: page.metadata };
+  if (collectLinks) conversion.links = page.links;
+  return conversion;
 }
 
 const htmlToDocumentOptionsSchema = z.strictObject({

@@ -14,7 +14,7 @@ import {
 } from '../errors.ts';
 import type { Fetcher, FetchResponse } from '../interfaces/fetcher.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
-import { convertHtml, prepareConversion } from './convert.ts';
+import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
 import { HttpFetcher } from './fetch-http.ts';
 import type { ResolvedScrapeOptions } from './options.ts';
@@ -35,8 +35,26 @@ export interface ScrapeRequest {
   hasExplicitMaxAge: boolean;
 }
 
+/** What a scrape gives a crawl besides the document. */
+export interface ScrapeOutcome {
+  document: Document;
+  /** Every link of the page (HTML only), when `collectLinks` was asked for. */
+  links: string[];
+  /** The server's Retry-After, in ms, on a fresh response that carried one. */
+  retryAfterMs: number | undefined;
+}
+
 /** Runs one scrape. @throws see `scrape()` */
 export async function runScrape(request: ScrapeRequest, context: EngineContext): Promise<Document> {
+  return (await runScrapeDetailed(request, context, false)).document;
+}
+
+/** Runs one scrape and keeps what a crawl needs: links and Retry-After. @throws see `scrape()` */
+export async function runScrapeDetailed(
+  request: ScrapeRequest,
+  context: EngineContext,
+  collectLinks: boolean,
+): Promise<ScrapeOutcome> {
   const { options } = request;
   const config = context.config ?? defaultConfig;
   const startedAt = Date.now();
@@ -49,6 +67,7 @@ export async function runScrape(request: ScrapeRequest, context: EngineContext):
   let page: CachedPage | undefined;
   let cacheState: DocumentMetadata['cacheState'];
   let proxyUsed: DocumentMetadata['proxyUsed'];
+  let retryAfterMs: number | undefined;
 
   if (options.lockdown || options.minAge !== undefined) {
     page = await readCacheOnly(request, cache, cacheKey);
@@ -73,6 +92,7 @@ export async function runScrape(request: ScrapeRequest, context: EngineContext):
         context.signal,
       );
       proxyUsed = fetched.proxyUsed;
+      retryAfterMs = parseRetryAfter(fetched.response.headers['retry-after']);
       page = toCachedPage(fetched.response, request.target);
       const mayStore =
         options.storeInCache &&
@@ -106,8 +126,30 @@ export async function runScrape(request: ScrapeRequest, context: EngineContext):
       `Scraping ${request.target.href} took longer than ${options.timeout} ms before conversion: raise timeout or try later`,
     );
   }
-  const { content, pageMetadata } = convertByType(page, options, redaction);
-  return { ...content, metadata: { ...pageMetadata, ...metadata } };
+  const { content, pageMetadata, links } = convertByType(page, options, redaction, collectLinks);
+  return {
+    document: { ...content, metadata: { ...pageMetadata, ...metadata } },
+    links: links ?? [],
+    retryAfterMs,
+  };
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
+function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** The HTTP fetcher of a context (the shared default when it names none): robots.txt, sitemaps. */
+export function httpFetcherOf(context: EngineContext): Fetcher {
+  const fetchers = context.fetchers ?? defaultFetchers;
+  const http = fetchers.find((fetcher) => fetcher.name === 'http') ?? fetchers[0];
+  if (!http)
+    throw new NotConfiguredError('No fetcher is configured: pass at least one in context.fetchers');
+  return http;
 }
 
 function pickFetcher(options: ResolvedScrapeOptions, fetchers: readonly Fetcher[]): Fetcher {
@@ -344,13 +386,15 @@ function convertByType(
   page: CachedPage,
   options: ResolvedScrapeOptions,
   redaction: Redaction | undefined,
-): ReturnType<typeof convertHtml> {
+  collectLinks: boolean,
+): Conversion {
   const kind = classifyBody(page.contentType, new TextEncoder().encode(page.text.slice(0, 512)));
-  if (kind.type !== 'text') return convertHtml(page.text, page.url, options, redaction);
+  if (kind.type !== 'text')
+    return convertHtml(page.text, page.url, options, redaction, collectLinks);
   // A text response is its own content: markdown as is, other text in a fenced block.
   const redact = (text: string) => (redaction ? redactText(text, redaction) : text);
   const text = redact(page.text);
-  const content: ReturnType<typeof convertHtml>['content'] = {};
+  const content: Conversion['content'] = {};
   for (const { type } of options.formats) {
     if (type === 'markdown') {
       content.markdown =

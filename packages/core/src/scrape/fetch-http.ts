@@ -12,16 +12,41 @@ import {
   FetchError,
   TimeoutError,
   TrawlError,
+  ValidationError,
 } from '../errors.ts';
 import type { Fetcher, FetchRequest, FetchResponse } from '../interfaces/fetcher.ts';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/** Options of the HTTP fetcher. */
+export interface HttpFetcherOptions {
+  /**
+   * Fixed addresses for host names, used instead of DNS (as curl's `--resolve`): a site under
+   * test, a staging host, or names that only exist on this machine. Keys are host names in
+   * lower case, values IPv4 or IPv6 literals. The private-address rule still applies to them.
+   */
+  hostAddresses?: Readonly<Record<string, string>>;
+}
 
 /** Plain HTTP(S) fetching with connection reuse. */
 export class HttpFetcher implements Fetcher {
   readonly name = 'http';
   // One dispatcher per distinct transport setting, kept for connection reuse across pages.
   readonly #dispatchers = new Map<string, Dispatcher>();
+  readonly #hostAddresses: ReadonlyMap<string, string>;
+
+  constructor(options: HttpFetcherOptions = {}) {
+    const entries = Object.entries(options.hostAddresses ?? {});
+    for (const [host, address] of entries) {
+      if (!isIP(address)) {
+        throw new ValidationError(
+          `hostAddresses['${host}'] must be an IP address, not '${address}'`,
+          { details: [{ path: ['hostAddresses', host], message: 'not an IP address' }] },
+        );
+      }
+    }
+    this.#hostAddresses = new Map(entries.map(([host, address]) => [host.toLowerCase(), address]));
+  }
 
   async fetch(fetchRequest: FetchRequest): Promise<FetchResponse> {
     const deadline = AbortSignal.timeout(fetchRequest.timeoutMs);
@@ -102,7 +127,10 @@ export class HttpFetcher implements Fetcher {
     let dispatcher = this.#dispatchers.get(key);
     if (dispatcher) return dispatcher;
     const tls = { rejectUnauthorized: !fetchRequest.skipTlsVerification };
-    const connect = fetchRequest.blockPrivateAddresses ? { ...tls, lookup: publicOnlyLookup } : tls;
+    const resolve: Lookup =
+      this.#hostAddresses.size > 0 ? overriddenLookup(this.#hostAddresses) : dnsLookup;
+    const lookup = fetchRequest.blockPrivateAddresses ? publicOnlyLookup(resolve) : resolve;
+    const connect = { ...tls, lookup };
     dispatcher = fetchRequest.proxyUrl
       ? new ProxyAgent({ uri: fetchRequest.proxyUrl, requestTls: connect })
       : new Agent({ connect });
@@ -319,32 +347,49 @@ function assertPublicLiteral(url: URL): void {
   }
 }
 
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+/** The shape of `dns.lookup` that sockets call, answering in either form `all` asks for. */
+type Lookup = (
+  hostname: string,
+  options: { all?: boolean | undefined },
+  callback: LookupCallback,
+) => void;
+
+/** DNS, except for the host names given fixed addresses. */
+function overriddenLookup(addresses: ReadonlyMap<string, string>): Lookup {
+  return (hostname, options, callback) => {
+    const fixed = addresses.get(hostname.toLowerCase());
+    if (fixed === undefined) return dnsLookup(hostname, options, callback as never);
+    const family = isIP(fixed);
+    if (options.all) callback(null, [{ address: fixed, family }]);
+    else callback(null, fixed, family);
+  };
+}
+
 // Checking the address the socket will actually use (not a separate lookup) closes the
 // DNS-rebinding gap between check and connect.
-function publicOnlyLookup(
-  hostname: string,
-  options: object,
-  callback: (
-    error: NodeJS.ErrnoException | null,
-    address: string | LookupAddress[],
-    family?: number,
-  ) => void,
-): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const list = addresses;
-    const blocked = list.find((entry) => isPrivateAddress(entry.address));
-    if (blocked) {
-      const refusal = Object.assign(
-        new Error(`${hostname} resolves to private address ${blocked.address}`),
-        { code: 'URL_BLOCKED' },
-      );
-      return callback(refusal, []);
-    }
-    if ((options as { all?: boolean }).all) return callback(null, list);
-    const first = list[0];
-    return first
-      ? callback(null, first.address, first.family)
-      : callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
-  });
+function publicOnlyLookup(resolve: Lookup): Lookup {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      const blocked = list.find((entry) => isPrivateAddress(entry.address));
+      if (blocked) {
+        const refusal = Object.assign(
+          new Error(`${hostname} resolves to private address ${blocked.address}`),
+          { code: 'URL_BLOCKED' },
+        );
+        return callback(refusal, []);
+      }
+      if (options.all) return callback(null, list);
+      const first = list[0];
+      return first
+        ? callback(null, first.address, first.family)
+        : callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
+    });
+  };
 }

@@ -1,0 +1,193 @@
+/**
+ * The persistent state of a job in the Store: its record, the queue of URLs to scrape, the set of
+ * URLs taken, and what each finished URL gave. Everything a job knows lives here as it happens,
+ * so a killed process resumes exactly where it stopped.
+ *
+ * Keys of namespace `job:<id>` (numbers zero-padded so key order is numeric order):
+ * - `q/<seq>`   a queued URL (deleted once its outcome is stored)
+ * - `s/<key>`   a URL key taken (dedupe), with the seq it was queued as, or as an alias
+ * - `d/<seq>`   the outcome of a finished queue entry (written before the result it names)
+ * - `r/<ord>`   the documents, in completion order, densely numbered
+ * - `e/<seq>`   the error of a failed URL; `x/<key>` a document link skipped
+ * - `b/<key>`   a URL robots.txt blocked
+ *
+ * Exactly once: a page's outcome marker `d/<seq>` names the result slot `r/<ord>` before the
+ * document is written, and the queue entry goes last. After a kill, a queue entry whose marker
+ * exists is either complete (result present: drop the entry) or is redone into the same slot.
+ */
+import type { Document } from '../document.ts';
+import type { Store } from '../interfaces/store.ts';
+import type { JobError, JobKind, JobProgress, JobStatus } from './types.ts';
+
+/** Namespace of the job records. */
+export const jobsNamespace = 'jobs';
+
+/** What the store keeps about a job besides its pages. */
+export interface JobRecord {
+  id: string;
+  kind: JobKind;
+  url: string;
+  /** The validated options, defaults applied. */
+  options: Record<string, unknown>;
+  status: JobStatus;
+  createdAt: string;
+  finishedAt?: string;
+  error?: string;
+  warning?: string;
+  /** Start page done and sitemaps read: the frontier is complete but for what pages add. */
+  seeded: boolean;
+  /** Queue numbers below this are taken (reserved before use, so a kill never reuses one). */
+  nextSeq: number;
+  /** Counters at the end, so a finished job reads back without scanning. */
+  progress?: JobProgress;
+  /** Batch scrape: inputs skipped as invalid. */
+  invalidURLs?: string[];
+}
+
+/** One URL waiting in the queue. */
+export interface QueueItem {
+  seq: number;
+  url: string;
+  /** Discovery depth: start and sitemap URLs are 0. */
+  depth: number;
+  /** Dedupe key; empty for batch entries, which are never deduplicated. */
+  key: string;
+}
+
+/** The outcome of a finished queue entry. */
+export type Outcome =
+  { kind: 'document'; ordinal: number } | { kind: 'error' } | { kind: 'dropped'; reason: string };
+
+const pad = (n: number) => n.toString().padStart(12, '0');
+const listBatch = 500;
+
+/** The store-side half of a running job. */
+export class JobState {
+  readonly store: Store;
+  readonly namespace: string;
+  record: JobRecord;
+
+  constructor(store: Store, record: JobRecord) {
+    this.store = store;
+    this.record = record;
+    this.namespace = `job:${record.id}`;
+  }
+
+  /** Reads a job record; undefined when there is none. */
+  static async load(store: Store, id: string): Promise<JobRecord | undefined> {
+    return store.get<JobRecord>(jobsNamespace, id);
+  }
+
+  async saveRecord(): Promise<void> {
+    await this.store.set(jobsNamespace, this.record.id, this.record);
+  }
+
+  /** Takes `count` queue numbers, persisted before any is used. */
+  async reserve(count: number): Promise<number> {
+    const first = this.record.nextSeq;
+    this.record.nextSeq += count;
+    await this.saveRecord();
+    return first;
+  }
+
+  /** Queues an item and marks its key taken (queue entry first: a kill between leaves no gap). */
+  async enqueue(item: QueueItem): Promise<void> {
+    await this.store.set(this.namespace, `q/${pad(item.seq)}`, item);
+    if (item.key) await this.store.set(this.namespace, `s/${item.key}`, item.seq);
+  }
+
+  /** Marks a key taken without queueing it: a redirect target or canonical URL already fetched. */
+  async alias(key: string): Promise<void> {
+    await this.store.set(this.namespace, `s/${key}`, -1);
+  }
+
+  /** Queue entries after `afterSeq`, in queue order. */
+  async queued(afterSeq: number | undefined, limit: number): Promise<QueueItem[]> {
+    const entries = await this.store.list<QueueItem>(this.namespace, {
+      prefix: 'q/',
+      ...(afterSeq === undefined ? {} : { after: `q/${pad(afterSeq)}` }),
+      limit,
+    });
+    return entries.map((entry) => entry.value);
+  }
+
+  async outcomeOf(seq: number): Promise<Outcome | undefined> {
+    return this.store.get<Outcome>(this.namespace, `d/${pad(seq)}`);
+  }
+
+  async hasResult(ordinal: number): Promise<boolean> {
+    return (await this.store.get(this.namespace, `r/${pad(ordinal)}`)) !== undefined;
+  }
+
+  /** Stores a document in its slot: marker, then document, then the queue entry goes. */
+  async storeDocument(
+    item: QueueItem,
+    ordinal: number,
+    document: Document,
+    ttlMs: number | undefined,
+  ): Promise<void> {
+    const outcome: Outcome = { kind: 'document', ordinal };
+    await this.store.set(this.namespace, `d/${pad(item.seq)}`, outcome);
+    await this.store.set(
+      this.namespace,
+      `r/${pad(ordinal)}`,
+      document,
+      ttlMs === undefined ? undefined : { ttlMs },
+    );
+    await this.store.delete(this.namespace, `q/${pad(item.seq)}`);
+  }
+
+  async storeError(item: QueueItem, error: JobError): Promise<void> {
+    await this.store.set(this.namespace, `e/${pad(item.seq)}`, error);
+    await this.finish(item, { kind: 'error' });
+  }
+
+  /** Records an outcome without a document or error and retires the queue entry. */
+  async finish(item: QueueItem, outcome: Outcome): Promise<void> {
+    await this.store.set(this.namespace, `d/${pad(item.seq)}`, outcome);
+    await this.store.delete(this.namespace, `q/${pad(item.seq)}`);
+  }
+
+  async storeRobotsBlocked(key: string, url: string): Promise<void> {
+    await this.store.set(this.namespace, `b/${key}`, url);
+  }
+
+  async storeSkipped(key: string, error: JobError): Promise<void> {
+    await this.store.set(this.namespace, `x/${key}`, error);
+  }
+
+  /** Documents from ordinal `from`, at most `limit`. */
+  async documents(from: number, limit: number): Promise<{ ordinal: number; document: Document }[]> {
+    const entries = await this.store.list<Document>(this.namespace, {
+      prefix: 'r/',
+      ...(from > 0 ? { after: `r/${pad(from - 1)}` } : {}),
+      limit,
+    });
+    return entries.map((entry) => ({ ordinal: Number(entry.key.slice(2)), document: entry.value }));
+  }
+
+  async deleteDocument(ordinal: number): Promise<void> {
+    await this.store.delete(this.namespace, `r/${pad(ordinal)}`);
+  }
+
+  /** Every entry under `prefix`, read in batches. */
+  async *scan<T>(prefix: string): AsyncGenerator<{ key: string; value: T }> {
+    let after: string | undefined;
+    for (;;) {
+      const entries = await this.store.list<T>(this.namespace, {
+        prefix,
+        ...(after === undefined ? {} : { after }),
+        limit: listBatch,
+      });
+      yield* entries;
+      if (entries.length < listBatch) return;
+      after = entries.at(-1)?.key;
+    }
+  }
+
+  /** Everything the job stored about pages, for an operator who deletes it. */
+  async clear(): Promise<void> {
+    await this.store.clear(this.namespace);
+    await this.store.delete(jobsNamespace, this.record.id);
+  }
+}

@@ -1,0 +1,559 @@
+/**
+ * The job runner shared by crawl and batch scrape: a scheduler over the persistent frontier with
+ * a job-wide and a per-host concurrency bound, an optional delay between scrapes, retries of
+ * 429/503 answers, and the bookkeeping that makes every page count exactly once.
+ *
+ * What differs between a crawl and a batch scrape (seeding, what a page's links do) is the
+ * `JobPlan` the caller passes; everything else is here.
+ */
+import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
+import type { Document } from '../document.ts';
+import { toTrawlError, type ErrorCode } from '../errors.ts';
+import { runScrapeDetailed, type ScrapeOutcome } from '../scrape/engine.ts';
+import type { ResolvedScrapeOptions } from '../scrape/options.ts';
+import type { JobState, Outcome, QueueItem } from './frontier.ts';
+import type {
+  Job,
+  JobError,
+  JobErrors,
+  JobEvents,
+  JobKind,
+  JobProgress,
+  JobResultsPage,
+  JobStatus,
+  JobSummary,
+} from './types.ts';
+
+/** What a plan decides about a scraped page. */
+export interface PageVerdict {
+  /** Keep the document (false: the page was a duplicate or is denied; see `error`). */
+  keep: boolean;
+  /** A reason to record the page as failed instead. */
+  error?: { code: ErrorCode; message: string };
+  /** Why the page was dropped without an error (duplicates). */
+  dropReason?: string;
+}
+
+/** The part of a job that differs between crawl and batch scrape. */
+export interface JobPlan {
+  /** Scrape options applied to every page. */
+  readonly scrapeOptions: ResolvedScrapeOptions;
+  /** The first queue entry (a crawl's start page) runs alone, before any other. */
+  readonly firstAlone: boolean;
+  /** Set by the plan once it knows (robots.txt Crawl-delay); seconds between scrapes. */
+  delaySeconds: number | undefined;
+  /**
+   * Queues what the job starts from. Called again after a restart until the record says
+   * `seeded`, so it must be idempotent.
+   */
+  seed(job: JobRunner): Promise<void>;
+  /** Work that runs once the first entry is done (a crawl reads its sitemaps); then seeded. */
+  afterFirst?(job: JobRunner): Promise<void>;
+  /** Whether a queue entry may be fetched now (robots.txt of other hosts). */
+  admit?(job: JobRunner, item: QueueItem): Promise<boolean>;
+  /** Decides about a scraped page and queues its links. */
+  review(job: JobRunner, item: QueueItem, outcome: ScrapeOutcome): Promise<PageVerdict>;
+  /** Rebuilds in-memory state from the store after a restart. */
+  restore?(job: JobRunner): Promise<void>;
+  /** A hint for the caller once the job is over. */
+  warning?(job: JobRunner): string | undefined;
+}
+
+const maxBackoffMs = 60_000;
+const bufferTarget = 200;
+
+/** A running (or finished) crawl or batch scrape. */
+export class JobRunner extends EventEmitter<JobEvents> implements Job {
+  readonly state: JobState;
+  readonly config: EngineConfig;
+  readonly #context: EngineContext;
+  readonly #plan: JobPlan;
+  readonly #abort = new AbortController();
+  readonly #concurrency: number;
+  readonly #hostConcurrency: number;
+  readonly #counters: JobProgress = {
+    total: 0,
+    completed: 0,
+    scraped: 0,
+    failed: 0,
+    queued: 0,
+    discovered: 0,
+    robotsBlocked: 0,
+  };
+  /** Queue entries read from the store and not yet started, in queue order. */
+  #buffer: QueueItem[] = [];
+  #bufferCursor: number | undefined;
+  #storeDrained = false;
+  #refilling: Promise<void> | undefined;
+  // Bumped by every enqueue, so a refill that raced with one does not claim the store is drained.
+  #writes = 0;
+  #enqueueChain: Promise<void> = Promise.resolve();
+  readonly #inFlight = new Map<number, Promise<void>>();
+  readonly #hostLoad = new Map<string, number>();
+  #nextOrdinal = 0;
+  #firstDone = false;
+  #afterFirst: Promise<void> | undefined;
+  #lastStartAt = 0;
+  #delayTimer: Promise<void> | undefined;
+  #status: JobStatus;
+  #changed = Promise.withResolvers<void>();
+  readonly #done = Promise.withResolvers<JobSummary>();
+  #finishing = false;
+
+  constructor(state: JobState, plan: JobPlan, context: EngineContext) {
+    super();
+    this.state = state;
+    this.#plan = plan;
+    this.#context = context;
+    this.config = context.config ?? resolveEngineConfig();
+    this.#status = state.record.status;
+    const options = state.record.options as { maxConcurrency?: number };
+    this.#concurrency = options.maxConcurrency ?? this.config.crawlConcurrency;
+    this.#hostConcurrency = this.config.hostConcurrency;
+    if (state.record.progress) Object.assign(this.#counters, state.record.progress);
+    // An EventEmitter without listeners for an event is fine; progress is optional to watch.
+    this.setMaxListeners(0);
+  }
+
+  get id(): string {
+    return this.state.record.id;
+  }
+  get kind(): JobKind {
+    return this.state.record.kind;
+  }
+  get url(): string {
+    return this.state.record.url;
+  }
+  get status(): JobStatus {
+    return this.#status;
+  }
+  get progress(): JobProgress {
+    return { ...this.#counters, queued: this.#counters.total - this.#counters.completed };
+  }
+  get done(): Promise<JobSummary> {
+    return this.#done.promise;
+  }
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+  get isFinal(): boolean {
+    return this.#status !== 'scraping';
+  }
+  get engineContext(): EngineContext {
+    return { ...this.#context, signal: this.#abort.signal };
+  }
+
+  /** Counts URLs taken into the job (queued or about to be). */
+  countTaken(count: number): void {
+    this.#counters.total += count;
+  }
+  countDiscovered(count = 1): void {
+    this.#counters.discovered += count;
+  }
+  get taken(): number {
+    return this.#counters.total;
+  }
+
+  /** Wakes the scheduler: new queue entries were written. */
+  wake(): void {
+    this.#writes += 1;
+    this.#storeDrained = false;
+    this.#pump();
+  }
+
+  /**
+   * Queues new URLs. Batches run one after another, so queue numbers reach the store in
+   * increasing order and the scheduler's cursor never skips an entry written late.
+   */
+  enqueue(entries: readonly Omit<QueueItem, 'seq'>[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    this.countTaken(entries.length);
+    const run = this.#enqueueChain.then(async () => {
+      const first = await this.state.reserve(entries.length);
+      for (const [index, entry] of entries.entries()) {
+        await this.state.enqueue({ ...entry, seq: first + index });
+      }
+      this.wake();
+    });
+    this.#enqueueChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Records a URL robots.txt disallowed, once per key. */
+  async recordRobotsBlocked(key: string, url: string): Promise<void> {
+    await this.state.storeRobotsBlocked(key, url);
+    this.#counters.robotsBlocked += 1;
+    this.emit('robotsBlocked', url);
+  }
+
+  /**
+   * Records something the job passed over that is not a queued page (a document link it cannot
+   * read yet, a broken sitemap), once per key; it shows in `errors()`.
+   */
+  async recordIssue(key: string, url: string, code: ErrorCode, message: string): Promise<void> {
+    await this.state.storeSkipped(key, this.#error(url, code, message));
+  }
+
+  /** Starts (or, after a restart, resumes) the job. */
+  start(): this {
+    if (this.isFinal) {
+      this.#done.resolve(this.#summary());
+      return this;
+    }
+    void this.#run();
+    return this;
+  }
+
+  async #run(): Promise<void> {
+    try {
+      if (!this.#plan.firstAlone) this.#firstDone = true;
+      if (this.state.record.nextSeq > 0) await this.#restore();
+      else await this.state.saveRecord();
+      if (!this.state.record.seeded) await this.#plan.seed(this);
+      this.#pump();
+    } catch (error) {
+      await this.#fail(error);
+    }
+  }
+
+  /** Rebuilds counters and the result cursor from the store after a restart. */
+  async #restore(): Promise<void> {
+    let completed = 0;
+    let scraped = 0;
+    let failed = 0;
+    let maxOrdinal = -1;
+    const finished = new Set<string>();
+    for await (const { key, value } of this.state.scan<Outcome>('d/')) {
+      finished.add(key.slice(2));
+      completed += 1;
+      if (value.kind === 'document') {
+        scraped += 1;
+        maxOrdinal = Math.max(maxOrdinal, value.ordinal);
+      } else if (value.kind === 'error') {
+        failed += 1;
+      }
+    }
+    // Every URL taken is either still queued or has an outcome; entries cut off between the
+    // two writes have both.
+    let total = completed;
+    for await (const { key } of this.state.scan('q/')) if (!finished.has(key.slice(2))) total += 1;
+    let robotsBlocked = 0;
+    for await (const _ of this.state.scan('b/')) robotsBlocked += 1;
+    Object.assign(this.#counters, { completed, scraped, failed, total, robotsBlocked });
+    this.#counters.discovered = Math.max(this.#counters.discovered, total);
+    this.#nextOrdinal = maxOrdinal + 1;
+    if (this.#plan.firstAlone) this.#firstDone = (await this.state.outcomeOf(0)) !== undefined;
+    await this.#plan.restore?.(this);
+  }
+
+  #pump(): void {
+    if (this.isFinal || this.#finishing) return;
+    if (this.#firstDone && this.state.record.seeded === false && !this.#afterFirst) {
+      this.#afterFirst = this.#runAfterFirst();
+    }
+    while (this.#inFlight.size < this.#effectiveConcurrency()) {
+      // Nothing else starts before the first entry (the start page) is done.
+      if (!this.#firstDone && (this.#inFlight.size > 0 || this.#buffer[0]?.seq !== 0)) {
+        if (this.#buffer.length === 0) this.#refill();
+        break;
+      }
+      const index = this.#buffer.findIndex(
+        (item) => (this.#hostLoad.get(hostOf(item.url)) ?? 0) < this.#hostConcurrency,
+      );
+      if (index === -1) {
+        if (this.#buffer.length < bufferTarget) this.#refill();
+        break;
+      }
+      if (!this.#delayAllows()) break;
+      const [item] = this.#buffer.splice(index, 1);
+      if (item) this.#launch(item);
+    }
+    if (this.#buffer.length < bufferTarget / 2) this.#refill();
+    this.#checkFinished();
+  }
+
+  #effectiveConcurrency(): number {
+    return this.#plan.delaySeconds ? 1 : this.#concurrency;
+  }
+
+  /** With a delay, at most one start per `delay` seconds; schedules a wake-up otherwise. */
+  #delayAllows(): boolean {
+    const delayMs = (this.#plan.delaySeconds ?? 0) * 1000;
+    if (delayMs === 0) return true;
+    const waitMs = this.#lastStartAt + delayMs - Date.now();
+    if (waitMs <= 0) return true;
+    if (!this.#delayTimer) {
+      this.#delayTimer = sleep(waitMs, undefined, { signal: this.#abort.signal })
+        .then(() => {
+          this.#delayTimer = undefined;
+          this.#pump();
+        })
+        .catch(() => undefined);
+    }
+    return false;
+  }
+
+  #refill(): void {
+    if (this.#refilling || this.#storeDrained) return;
+    const writesBefore = this.#writes;
+    this.#refilling = (async () => {
+      try {
+        const items = await this.state.queued(this.#bufferCursor, bufferTarget);
+        const known = new Set(this.#buffer.map((item) => item.seq));
+        for (const item of items) {
+          if (!this.#inFlight.has(item.seq) && !known.has(item.seq)) this.#buffer.push(item);
+        }
+        const last = items.at(-1);
+        if (last) this.#bufferCursor = last.seq;
+        if (items.length < bufferTarget && writesBefore === this.#writes) this.#storeDrained = true;
+      } catch (error) {
+        await this.#fail(error);
+      } finally {
+        this.#refilling = undefined;
+      }
+      this.#pump();
+    })();
+  }
+
+  #checkFinished(): void {
+    if (
+      this.#inFlight.size === 0 &&
+      this.#buffer.length === 0 &&
+      this.#storeDrained &&
+      !this.#refilling &&
+      this.state.record.seeded &&
+      this.#firstDone
+    ) {
+      void this.#finish('completed');
+    }
+  }
+
+  async #runAfterFirst(): Promise<void> {
+    try {
+      await this.#plan.afterFirst?.(this);
+      this.state.record.seeded = true;
+      await this.state.saveRecord();
+      this.wake();
+    } catch (error) {
+      await this.#fail(error);
+    }
+  }
+
+  #launch(item: QueueItem): void {
+    const host = hostOf(item.url);
+    this.#hostLoad.set(host, (this.#hostLoad.get(host) ?? 0) + 1);
+    this.#lastStartAt = Date.now();
+    const task = this.#process(item)
+      .catch((error: unknown) => this.#fail(error))
+      .finally(() => {
+        this.#inFlight.delete(item.seq);
+        const load = (this.#hostLoad.get(host) ?? 1) - 1;
+        if (load === 0) this.#hostLoad.delete(host);
+        else this.#hostLoad.set(host, load);
+        if (item.seq === 0) this.#firstDone = true;
+        this.#pump();
+      });
+    this.#inFlight.set(item.seq, task);
+  }
+
+  /** Scrapes one queue entry and stores its outcome, exactly once. */
+  async #process(item: QueueItem): Promise<void> {
+    const previous = await this.state.outcomeOf(item.seq);
+    let ordinal: number | undefined;
+    if (previous) {
+      // The process died after the outcome was written: finish the entry, or refill its slot.
+      if (previous.kind !== 'document' || (await this.state.hasResult(previous.ordinal))) {
+        await this.state.finish(item, previous);
+        return;
+      }
+      ordinal = previous.ordinal;
+    }
+    if (this.#plan.admit && !(await this.#plan.admit(this, item))) {
+      await this.state.finish(item, { kind: 'dropped', reason: 'robots' });
+      this.#countDone();
+      return;
+    }
+    let outcome: ScrapeOutcome;
+    try {
+      outcome = await this.#scrapeWithRetries(item);
+    } catch (error) {
+      if (this.#abort.signal.aborted) return;
+      const trawlError = toTrawlError(error);
+      await this.#storeError(item, trawlError.code, trawlError.message);
+      return;
+    }
+    if (this.#abort.signal.aborted) return;
+    const verdict = await this.#plan.review(this, item, outcome);
+    if (verdict.error) {
+      await this.#storeError(item, verdict.error.code, verdict.error.message);
+      return;
+    }
+    if (!verdict.keep) {
+      await this.state.finish(item, { kind: 'dropped', reason: verdict.dropReason ?? 'dropped' });
+      this.#countDone();
+      return;
+    }
+    ordinal ??= this.#nextOrdinal++;
+    const options = this.state.record.options as { zeroDataRetention?: boolean };
+    // Zero data retention: a document nobody reads does not outlive a day.
+    const ttlMs = options.zeroDataRetention ? 24 * 60 * 60 * 1000 : undefined;
+    await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+    this.#counters.scraped += 1;
+    this.#countDone();
+    this.emit('document', outcome.document);
+    this.#notify();
+  }
+
+  async #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
+    const request = {
+      sourceUrl: item.url,
+      target: new URL(item.url),
+      options: this.#plan.scrapeOptions,
+      hasExplicitMaxAge: false,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await runScrapeDetailed(request, this.engineContext, true);
+        const status = outcome.document.metadata.statusCode;
+        if ((status === 429 || status === 503) && attempt < this.config.crawlRetries) {
+          await this.#backoff(attempt, outcome.retryAfterMs);
+          continue;
+        }
+        return outcome;
+      } catch (error) {
+        const trawlError = toTrawlError(error);
+        // A dropped connection is worth one more try; a timeout already spent its budget.
+        if (trawlError.code === 'FETCH_FAILED' && trawlError.retryable && attempt === 0) {
+          await this.#backoff(attempt, undefined);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  async #backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
+    const waitMs = Math.min(retryAfterMs ?? 500 * 2 ** attempt, maxBackoffMs);
+    await sleep(waitMs, undefined, { signal: this.#abort.signal });
+  }
+
+  async #storeError(item: QueueItem, code: ErrorCode, message: string): Promise<void> {
+    const error = this.#error(item.url, code, message);
+    await this.state.storeError(item, error);
+    this.#counters.failed += 1;
+    this.#countDone();
+    this.emit('pageError', error);
+  }
+
+  #error(url: string, code: ErrorCode, message: string): JobError {
+    return {
+      id: crypto.randomUUID(),
+      url,
+      code,
+      error: message,
+      timestamp: new Date().toISOString(),
+    };
+  }
+
+  #countDone(): void {
+    this.#counters.completed += 1;
+    this.emit('progress', this.progress);
+  }
+
+  #notify(): void {
+    const changed = this.#changed;
+    this.#changed = Promise.withResolvers<void>();
+    changed.resolve();
+  }
+
+  async #finish(status: JobStatus, error?: string): Promise<void> {
+    if (this.#finishing || this.isFinal) return;
+    this.#finishing = true;
+    if (status !== 'completed') this.#abort.abort();
+    // Pages in flight store nothing after an abort; wait so nothing is written after `done`.
+    await Promise.allSettled([...this.#inFlight.values()]);
+    const record = this.state.record;
+    record.status = status;
+    record.finishedAt = new Date().toISOString();
+    record.progress = this.progress;
+    if (error) record.error = error;
+    const warning = this.#plan.warning?.(this);
+    if (warning) record.warning = warning;
+    try {
+      await this.state.saveRecord();
+    } catch {
+      // The store is gone; the status in memory is still right for this process.
+    }
+    this.#status = status;
+    this.#finishing = false;
+    this.emit('progress', this.progress);
+    this.emit('status', status);
+    this.#notify();
+    this.#done.resolve(this.#summary());
+  }
+
+  async #fail(error: unknown): Promise<void> {
+    if (this.isFinal) return;
+    const trawlError = toTrawlError(error);
+    await this.#finish('failed', `${trawlError.code}: ${trawlError.message}`);
+  }
+
+  #summary(): JobSummary {
+    const record = this.state.record;
+    return {
+      id: record.id,
+      status: this.#status,
+      progress: this.progress,
+      ...(record.error ? { error: record.error } : {}),
+      ...(record.warning ? { warning: record.warning } : {}),
+    };
+  }
+
+  async cancel(): Promise<void> {
+    if (this.isFinal) return;
+    await this.#finish('cancelled');
+  }
+
+  async errors(): Promise<JobErrors> {
+    const errors: JobError[] = [];
+    for await (const { value } of this.state.scan<JobError>('e/')) errors.push(value);
+    for await (const { value } of this.state.scan<JobError>('x/')) errors.push(value);
+    const robotsBlocked: string[] = [];
+    for await (const { value } of this.state.scan<string>('b/')) robotsBlocked.push(value);
+    return { errors, robotsBlocked };
+  }
+
+  async results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {
+    const skip = options.skip ?? 0;
+    const entries = await this.state.documents(skip, options.limit ?? 100);
+    const last = entries.at(-1);
+    const nextSkip =
+      last && last.ordinal + 1 < this.#counters.scraped ? last.ordinal + 1 : undefined;
+    return { data: entries.map((entry) => entry.document), nextSkip };
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Document> {
+    const deleteOnRead = (this.state.record.options as { zeroDataRetention?: boolean })
+      .zeroDataRetention;
+    let next = 0;
+    for (;;) {
+      const changed = this.#changed.promise;
+      const final = this.isFinal;
+      const entries = await this.state.documents(next, 50);
+      for (const entry of entries) {
+        yield entry.document;
+        if (deleteOnRead) await this.state.deleteDocument(entry.ordinal);
+        next = entry.ordinal + 1;
+      }
+      if (entries.length > 0) continue;
+      if (final) return;
+      await changed;
+    }
+  }
+}
+
+function hostOf(url: string): string {
+  return new URL(url).host;
+}
