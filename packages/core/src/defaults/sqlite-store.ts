@@ -20,6 +20,40 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * Creates the table, or moves an older file's table to the current layout. `expires_at` comes
+ * before `value`: SQLite reads a row's columns in order, so a column after a large value costs
+ * a walk through its overflow pages on every scan.
+ */
+function createSchema(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(kv)').all() as { name: string }[];
+  const names = columns.map((column) => column.name);
+  const current = ['namespace', 'key', 'expires_at', 'value'];
+  if (names.join() === current.join()) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`
+      CREATE TABLE kv_next (
+        namespace TEXT NOT NULL,
+        key TEXT NOT NULL,
+        expires_at INTEGER,
+        value TEXT NOT NULL,
+        PRIMARY KEY (namespace, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS kv_next_expiry ON kv_next (expires_at) WHERE expires_at IS NOT NULL;
+    `);
+    if (names.length > 0) {
+      db.exec(
+        'INSERT INTO kv_next (namespace, key, expires_at, value) SELECT namespace, key, expires_at, value FROM kv; DROP TABLE kv;',
+      );
+    }
+    db.exec('ALTER TABLE kv_next RENAME TO kv; COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
 /** A Store in a SQLite file. */
 export class SqliteStore implements Store {
   readonly capabilities = { persistent: true, shared: false };
@@ -28,6 +62,7 @@ export class SqliteStore implements Store {
   readonly #set: StatementSync;
   readonly #delete: StatementSync;
   readonly #list: StatementSync;
+  readonly #listAfter: StatementSync;
   readonly #clear: StatementSync;
   readonly #sweep: StatementSync;
   #writesSinceSweep = 0;
@@ -41,14 +76,8 @@ export class SqliteStore implements Store {
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;
         PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))};
-        CREATE TABLE IF NOT EXISTS kv (
-          namespace TEXT NOT NULL,
-          key TEXT NOT NULL,
-          value TEXT NOT NULL,
-          expires_at INTEGER,
-          PRIMARY KEY (namespace, key)
-        ) WITHOUT ROWID;
       `);
+      createSchema(this.#db);
     } catch (error) {
       throw new StoreError(
         `Cannot open the SQLite store at ${options.path}: ${(error as Error).message}`,
@@ -62,10 +91,14 @@ export class SqliteStore implements Store {
       'INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
     );
     this.#delete = this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?');
+    // The scan starts at max(prefix, after) on the primary key and stops at the first key past
+    // the prefix; substr checks the prefix itself (an upper bound such as prefix + U+FFFF
+    // would miss astral characters).
     this.#list = this.#db.prepare(
-      // `key >= prefix` lets the primary key index start the scan; substr checks the prefix
-      // itself (an upper bound such as prefix + U+FFFF would miss astral characters).
-      'SELECT key, value FROM kv WHERE namespace = ? AND key >= ? AND substr(key, 1, length(?)) = ? AND (? IS NULL OR key > ?) AND (expires_at IS NULL OR expires_at > ?) ORDER BY key LIMIT ?',
+      'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key >= ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?',
+    );
+    this.#listAfter = this.#db.prepare(
+      'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key > ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?',
     );
     this.#clear = this.#db.prepare('DELETE FROM kv WHERE namespace = ?');
     this.#sweep = this.#db.prepare(
@@ -106,21 +139,32 @@ export class SqliteStore implements Store {
   list<T>(namespace: string, options: StoreListOptions = {}): Promise<StoreEntry<T>[]> {
     return this.#run(() => {
       const prefix = options.prefix ?? '';
-      const after = options.after ?? null;
-      const rows = this.#list.all(
-        namespace,
-        prefix,
-        prefix,
-        prefix,
-        after,
-        after,
-        Date.now(),
-        checkedListLimit(options.limit),
-      ) as {
-        key: string;
-        value: string;
-      }[];
-      return rows.map((row) => ({ key: row.key, value: JSON.parse(row.value) as T }));
+      const limit = checkedListLimit(options.limit);
+      const now = Date.now();
+      const entries: StoreEntry<T>[] = [];
+      let after = options.after !== undefined && options.after >= prefix ? options.after : undefined;
+      // Expired rows still sit in the table until swept; read on past them to fill the page.
+      for (;;) {
+        // One lower bound only, the larger of prefix and after: SQLite starts the index scan
+        // there instead of filtering every key from the prefix on.
+        const rows = (
+          after === undefined
+            ? this.#list.all(namespace, prefix, prefix, prefix, limit)
+            : this.#listAfter.all(namespace, after, prefix, prefix, limit)
+        ) as {
+          key: string;
+          value: string;
+          expires_at: number | null;
+        }[];
+        for (const row of rows) {
+          if (row.expires_at !== null && row.expires_at <= now) continue;
+          entries.push({ key: row.key, value: JSON.parse(row.value) as T });
+          if (entries.length === limit) return entries;
+        }
+        const last = rows.at(-1);
+        if (!last || rows.length < limit) return entries;
+        after = last.key;
+      }
     });
   }
 
