@@ -259,9 +259,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
         if (this.#buffer.length === 0) this.#refill();
         break;
       }
-      const index = this.#buffer.findIndex(
-        (item) => (this.#hostLoad.get(hostOf(item.url)) ?? 0) < this.#hostConcurrency,
-      );
+      const index = this.#nextStartable();
       if (index === -1) {
         if (this.#buffer.length < bufferTarget) this.#refill();
         break;
@@ -272,6 +270,15 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     }
     if (this.#buffer.length < bufferTarget / 2) this.#refill();
     this.#checkFinished();
+  }
+
+  /** The first buffered entry whose host has room; most crawls have one host, so look at [0] first. */
+  #nextStartable(): number {
+    const hasRoom = (item: QueueItem) =>
+      (this.#hostLoad.get(hostOf(item.url)) ?? 0) < this.#hostConcurrency;
+    const first = this.#buffer[0];
+    if (!first) return -1;
+    return hasRoom(first) ? 0 : this.#buffer.findIndex(hasRoom);
   }
 
   #effectiveConcurrency(): number {
@@ -395,13 +402,17 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
       this.#countDone();
       return;
     }
+    // A slot found half-filled after a restart was counted when the counters were rebuilt.
+    const counted = ordinal !== undefined;
     ordinal ??= this.#nextOrdinal++;
     const options = this.state.record.options as { zeroDataRetention?: boolean };
     // Zero data retention: a document nobody reads does not outlive a day.
     const ttlMs = options.zeroDataRetention ? 24 * 60 * 60 * 1000 : undefined;
     await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
-    this.#counters.scraped += 1;
-    this.#countDone();
+    if (!counted) {
+      this.#counters.scraped += 1;
+      this.#countDone();
+    }
     this.emit('document', outcome.document);
     this.#notify();
   }
