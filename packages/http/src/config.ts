@@ -70,7 +70,8 @@ export const configRows = [
     key: 'crawlConcurrency',
     env: 'TRAWL_CRAWL_CONCURRENCY',
     schema: integerFromEnv.positive().max(1000).optional(),
-    description: 'Pages a crawl or batch scrape fetches at once without maxConcurrency (default 10).',
+    description:
+      'Pages a crawl or batch scrape fetches at once without maxConcurrency (default 10).',
   },
   {
     key: 'hostConcurrency',

@@ -142,7 +142,8 @@ export class SqliteStore implements Store {
       const limit = checkedListLimit(options.limit);
       const now = Date.now();
       const entries: StoreEntry<T>[] = [];
-      let after = options.after !== undefined && options.after >= prefix ? options.after : undefined;
+      let after =
+        options.after !== undefined && options.after >= prefix ? options.after : undefined;
       // Expired rows still sit in the table until swept; read on past them to fill the page.
       for (;;) {
         // One lower bound only, the larger of prefix and after: SQLite starts the index scan
