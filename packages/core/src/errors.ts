@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'SCRAPE_NO_CACHED_DATA'
   | 'SCRAPE_LOCKDOWN_CACHE_MISS'
   | 'SCRAPE_TIMEOUT'
+  | 'MAP_TIMEOUT'
   | 'CONTENT_TOO_LARGE'
   | 'UNSUPPORTED_FILE_TYPE'
   | 'RATE_LIMITED'
@@ -41,6 +42,7 @@ export const errorCodes = [
   'SCRAPE_NO_CACHED_DATA',
   'SCRAPE_LOCKDOWN_CACHE_MISS',
   'SCRAPE_TIMEOUT',
+  'MAP_TIMEOUT',
   'CONTENT_TOO_LARGE',
   'UNSUPPORTED_FILE_TYPE',
   'RATE_LIMITED',
@@ -142,8 +144,11 @@ export class NotFoundError extends TrawlError {
 /** The work did not finish within its time budget: raise `timeout` or try later. */
 export class TimeoutError extends TrawlError {
   override name = 'TimeoutError';
-  constructor(message: string, options: TrawlErrorOptions = {}) {
-    super('SCRAPE_TIMEOUT', message, { retryable: true, ...options });
+  constructor(
+    message: string,
+    options: TrawlErrorOptions & { code?: 'SCRAPE_TIMEOUT' | 'MAP_TIMEOUT' } = {},
+  ) {
+    super(options.code ?? 'SCRAPE_TIMEOUT', message, { retryable: true, ...options });
   }
 }
 

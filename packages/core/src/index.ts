@@ -15,6 +15,11 @@ export type {
 export { HttpFetcher } from './scrape/fetch-http.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
+export { map } from './map/index.ts';
+export type { MapResult } from './map/index.ts';
+export type { MapLink } from './map/rank.ts';
+export { mapOptionsSchema, mapOptionsShape } from './map/options.ts';
+export type { MapOptions, ResolvedMapOptions } from './map/options.ts';
 export type { JobContext } from './crawl/index.ts';
 export {
   crawlOptionsSchema,
