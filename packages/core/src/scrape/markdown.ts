@@ -2,12 +2,50 @@
  * Cleaned tree → GFM markdown: our converter builds the mdast (mdast.ts), and unified's
  * remark-stringify with remark-gfm (tables, strikethrough) writes it.
  */
-import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot } from 'mdast';
+import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot, Text } from 'mdast';
+import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-to-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import type { ParentNode } from './dom.ts';
 import { treeToMdast } from './mdast.ts';
+
+/**
+ * The default text handler, run with only the escaping rules whose character occurs in the text
+ * or the characters around it. mdast-util-to-markdown runs every rule's regex over every text
+ * node, which made escaping the largest cost of a crawl; a rule whose character is absent cannot
+ * match, so the output is byte-for-byte the same.
+ */
+const text = (node: Text, parent: MdastParents | undefined, state: State, info: Info): string => {
+  const all = state.unsafe;
+  const around = info.before + info.after;
+  const value = node.value;
+  let byPresent = rulesByCharacters.get(all);
+  if (!byPresent) {
+    byPresent = { characters: [...new Set(all.map((rule) => rule.character))], lists: new Map() };
+    rulesByCharacters.set(all, byPresent);
+  }
+  const present = byPresent.characters
+    .filter((character) => value.includes(character) || around.includes(character))
+    .join('');
+  let rules = byPresent.lists.get(present);
+  if (!rules) {
+    rules = all.filter((rule) => present.includes(rule.character));
+    byPresent.lists.set(present, rules);
+  }
+  state.unsafe = rules;
+  try {
+    return defaultHandlers.text(node, parent, state, info);
+  } finally {
+    state.unsafe = all;
+  }
+};
+
+/** Per rule list: its distinct characters, and the sub-list for each set of present characters. */
+const rulesByCharacters = new WeakMap<
+  Unsafe[],
+  { characters: string[]; lists: Map<string, Unsafe[]> }
+>();
 
 // Built once: plugin attachment and option merging are the costly part of a unified processor.
 const processor = unified()
@@ -22,6 +60,7 @@ const processor = unified()
     listItemIndent: 'one',
     incrementListMarker: true,
     resourceLink: false,
+    handlers: { text },
   })
   .freeze();
 
