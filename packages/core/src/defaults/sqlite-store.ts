@@ -54,6 +54,39 @@ function createSchema(db: DatabaseSync): void {
   }
 }
 
+/**
+ * The list queries: (namespace, lower bound, upper bound, limit). Both bounds are on the primary
+ * key, so SQLite scans only the keys in range, from max(prefix, after) to the first key past the
+ * prefix. (A filter on the prefix in place of the upper bound reads on through every later key
+ * of the namespace whenever a page is not full.)
+ */
+export const listStatements = {
+  from: 'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?',
+  after:
+    'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key > ? AND key < ? ORDER BY key LIMIT ?',
+};
+
+/** SQLite orders every TEXT value before every BLOB: the upper bound of "no upper bound". */
+const aboveAllText = new Uint8Array([0xff]);
+
+/**
+ * The least string above every string that starts with `prefix`: the prefix with its last code
+ * point raised by one. SQLite compares TEXT as UTF-8 bytes, whose order is code point order, so
+ * this bound is exact for characters outside the BMP too.
+ */
+export function prefixEnd(prefix: string): string | Uint8Array {
+  const points = [...prefix];
+  while (points.length > 0) {
+    const last = points.pop()?.codePointAt(0) ?? 0;
+    if (last < 0x10ffff) {
+      // Surrogate code points cannot be stored as UTF-8; the next real one is U+E000.
+      const next = last + 1 >= 0xd800 && last + 1 <= 0xdfff ? 0xe000 : last + 1;
+      return points.join('') + String.fromCodePoint(next);
+    }
+  }
+  return aboveAllText;
+}
+
 /** A Store in a SQLite file. */
 export class SqliteStore implements Store {
   readonly capabilities = { persistent: true, shared: false };
@@ -91,15 +124,8 @@ export class SqliteStore implements Store {
       'INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
     );
     this.#delete = this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?');
-    // The scan starts at max(prefix, after) on the primary key and stops at the first key past
-    // the prefix; substr checks the prefix itself (an upper bound such as prefix + U+FFFF
-    // would miss astral characters).
-    this.#list = this.#db.prepare(
-      'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key >= ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?',
-    );
-    this.#listAfter = this.#db.prepare(
-      'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key > ? AND substr(key, 1, length(?)) = ? ORDER BY key LIMIT ?',
-    );
+    this.#list = this.#db.prepare(listStatements.from);
+    this.#listAfter = this.#db.prepare(listStatements.after);
     this.#clear = this.#db.prepare('DELETE FROM kv WHERE namespace = ?');
     this.#sweep = this.#db.prepare(
       'DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= ?',
@@ -142,16 +168,15 @@ export class SqliteStore implements Store {
       const limit = checkedListLimit(options.limit);
       const now = Date.now();
       const entries: StoreEntry<T>[] = [];
+      const end = prefixEnd(prefix);
       let after =
         options.after !== undefined && options.after >= prefix ? options.after : undefined;
       // Expired rows still sit in the table until swept; read on past them to fill the page.
       for (;;) {
-        // One lower bound only, the larger of prefix and after: SQLite starts the index scan
-        // there instead of filtering every key from the prefix on.
         const rows = (
           after === undefined
-            ? this.#list.all(namespace, prefix, prefix, prefix, limit)
-            : this.#listAfter.all(namespace, after, prefix, prefix, limit)
+            ? this.#list.all(namespace, prefix, end, limit)
+            : this.#listAfter.all(namespace, after, end, limit)
         ) as {
           key: string;
           value: string;
