@@ -10,6 +10,9 @@ import { discover } from './discover.ts';
 import { mapOptionsSchema, type MapOptions } from './options.ts';
 import { rankBySearch, type MapLink } from './rank.ts';
 
+/** How many URLs a map with `search` gathers before ranking them. */
+const mapSearchBudget = { min: 5000, max: 100_000 };
+
 /** What `map()` returns: the `links` of a `/v2/map` answer. */
 export interface MapResult {
   links: MapLink[];
@@ -39,7 +42,17 @@ export async function map(
   ];
   const signal = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
   const config = context.config ?? resolveEngineConfig();
-  const found = await discover(start, resolved, httpFetcherOf(context), config, signal);
+  // A search ranks the site's URLs, so it reads past `limit` before keeping the best.
+  const budget = resolved.search
+    ? Math.min(mapSearchBudget.max, Math.max(resolved.limit * 10, mapSearchBudget.min))
+    : resolved.limit;
+  const found = await discover(
+    start,
+    { ...resolved, limit: budget },
+    httpFetcherOf(context),
+    config,
+    signal,
+  );
   const { links } = found;
   if (links.length <= 1 && found.startError) {
     if (signal.aborted && resolved.timeout) {

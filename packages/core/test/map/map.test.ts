@@ -107,6 +107,13 @@ describe('map', () => {
     expect(guide[0]).toBe('docs.site.test/guide');
   });
 
+  it('search with a small limit ranks the whole site, not the first URLs found', async () => {
+    const all = await urls(`${site}/`);
+    const deepAt = all.indexOf('/deep/4');
+    expect(deepAt).toBeGreaterThan(1);
+    expect(await urls(`${site}/`, { search: 'deep 4', limit: 1 })).toEqual(['/deep/4']);
+  });
+
   it('reads the fixture site too, honouring its robots.txt', async () => {
     const fixture = inject('fixtureUrl');
     const result = await map(fixture);
