@@ -4,54 +4,21 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeJob, SqliteStore, type JobSummary } from '@trawl/core';
+import { startArticleSite, type ArticleSite } from '../fixture-site/article-site.ts';
 
 const pages = 2000;
 const child = join(import.meta.dirname, 'fixtures/crawl-child.ts');
 
-/**
- * A site of `pages` articles, each linking the next twenty (mod pages), so the crawl's frontier
- * stays wide and every page is reachable from the home page.
- */
-function articlePage(n: number): string {
-  const links = Array.from({ length: 20 }, (_, i) => (n + 1 + i * 97) % pages)
-    .map((target) => `<li><a href="/articles/${target}">Article ${target}</a></li>`)
-    .join('');
-  const paragraphs = Array.from(
-    { length: 8 },
-    (_, i) =>
-      `<p>Paragraph ${i} of article ${n}: a crawl that is killed must not lose or repeat this page.</p>`,
-  ).join('');
-  return `<!doctype html><html><head><title>Article ${n}</title></head><body>
-<nav><a href="/">Home</a></nav><main><h1>Article ${n}</h1>${paragraphs}</main>
-<aside><ul>${links}</ul></aside></body></html>`;
-}
-
-let server: Server;
-let siteUrl: string;
+let site: ArticleSite;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const match = /^\/articles\/(\d+)$/.exec(req.url ?? '');
-    const n = req.url === '/' ? 0 : match ? Number(match[1]) : -1;
-    if (n < 0 || n >= pages) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(articlePage(n));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await startArticleSite(pages);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => site.close());
 
 function run(args: string[]): { process: ChildProcess; lines: AsyncIterable<string> } {
   const proc = spawn(process.execPath, ['--conditions=development', child, ...args], {
@@ -68,7 +35,7 @@ describe('a crawl killed with SIGKILL', () => {
     const limit = String(pages + 100);
 
     // First run: kill it hard once a quarter of the site is stored.
-    const first = run(['start', `${siteUrl}/`, dbPath, jobId, limit]);
+    const first = run(['start', `${site.url}/`, dbPath, jobId, limit]);
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       first.process.once('exit', (_code, signal) => resolve(signal)),
     );
@@ -82,7 +49,7 @@ describe('a crawl killed with SIGKILL', () => {
     expect(await exited).toBe('SIGKILL');
 
     // Second run: the same job from the same file, to the end.
-    const second = run(['resume', `${siteUrl}/`, dbPath, jobId, limit]);
+    const second = run(['resume', `${site.url}/`, dbPath, jobId, limit]);
     let summary: JobSummary | undefined;
     for await (const line of second.lines) {
       if (line.startsWith('{')) summary = JSON.parse(line) as JobSummary;
@@ -99,12 +66,8 @@ describe('a crawl killed with SIGKILL', () => {
         skip = page.nextSkip;
       }
       // The home page shows article 0 under its own URL: the site has pages + 1 URLs.
-      const expected = [
-        `${siteUrl}/`,
-        ...Array.from({ length: pages }, (_, i) => `${siteUrl}/articles/${i}`),
-      ];
       expect(urls).toHaveLength(new Set(urls).size);
-      expect(urls.sort()).toEqual(expected.sort());
+      expect(urls.sort()).toEqual([...site.urls].sort());
       expect(job!.progress).toMatchObject({ scraped: pages + 1, failed: 0, completed: pages + 1 });
     } finally {
       await store.close();

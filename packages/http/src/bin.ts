@@ -1,9 +1,19 @@
 /** Process entry of the `trawl` command. */
 import { runCli } from './cli/index.ts';
 
+const interrupt = new AbortController();
+// The first Ctrl-C lets a long command stop cleanly; a second one kills the process as usual.
+process.once('SIGINT', () => interrupt.abort());
+
 const exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  signal: interrupt.signal,
+  stderrIsTTY: process.stderr.isTTY,
 });
+// An interrupted crawl leaves pages in flight; its store already holds everything it needs to
+// resume, so do not wait for them. (Node writes stdout and stderr synchronously to files, and on
+// Linux to pipes and terminals too, so nothing already written is lost.)
+if (interrupt.signal.aborted) process.exit(exitCode);
 process.exitCode = exitCode;

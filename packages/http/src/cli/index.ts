@@ -3,6 +3,8 @@
  * errors print one line to stderr and exit non-zero (1 for failures, 2 for usage errors).
  */
 import { toTrawlError, ValidationError } from '@trawl/core';
+import { crawlCommand } from './crawl.ts';
+import { mapCommand } from './map.ts';
 import { scrapeCommand } from './scrape.ts';
 
 /** One CLI command. */
@@ -19,9 +21,13 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** Aborts on Ctrl-C; long commands stop, keep their work and return 130. */
+  signal?: AbortSignal;
+  /** Whether stderr is a terminal: progress redraws one line instead of printing many. */
+  stderrIsTTY?: boolean;
 }
 
-const commands: Command[] = [scrapeCommand];
+const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -1,0 +1,134 @@
+/**
+ * The flags that shape how each page is scraped, shared by `trawl scrape` (one page) and
+ * `trawl crawl` (every page of the crawl, as its scrapeOptions).
+ */
+import type { ParseArgsOptionsConfig } from 'node:util';
+import { ValidationError, type ScrapeOptions } from '@trawl/core';
+
+/** parseArgs definitions of the page flags. */
+export const pageFlagOptions = {
+  'main-content': { type: 'boolean', default: true },
+  'include-tags': { type: 'string', multiple: true },
+  'exclude-tags': { type: 'string', multiple: true },
+  clean: { type: 'boolean' },
+  timeout: { type: 'string' },
+  mobile: { type: 'boolean' },
+  header: { type: 'string', multiple: true },
+  language: { type: 'string', multiple: true },
+  country: { type: 'string' },
+  'max-age': { type: 'string' },
+  cache: { type: 'boolean', default: true },
+  lockdown: { type: 'boolean' },
+  'redact-pii': { type: 'boolean' },
+  'keep-base64-images': { type: 'boolean' },
+  'block-ads': { type: 'boolean', default: true },
+  insecure: { type: 'boolean' },
+  proxy: { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** The help lines of the page flags. */
+export const pageFlagsHelp = `  --no-main-content      keep navigation, headers, footers and sidebars
+  --include-tags <sel>   CSS selector to keep (repeat, or comma-separate)
+  --exclude-tags <sel>   CSS selector to remove (repeat, or comma-separate)
+  --clean                onlyCleanContent: drop link URLs, images and furniture lines
+  --timeout <ms>         time budget of one page's scrape (default 60000)
+  --mobile               fetch as a mobile device
+  --header <name:value>  extra request header (repeatable)
+  --language <tag>       Accept-Language tag (repeatable)
+  --country <code>       location country (two letters)
+  --max-age <ms>         serve a cached copy younger than this (default 2 days; 0 = fresh)
+  --no-cache             neither read nor write the page cache
+  --lockdown             serve only from the page cache, never fetch
+  --redact-pii           replace e-mails, phone, card and ID numbers
+  --keep-base64-images   keep inline base64 images
+  --no-block-ads         keep ad and tracker elements
+  --insecure             accept invalid TLS certificates (skipTlsVerification)
+  --proxy <mode>         auto (default) or basic (uses TRAWL_PROXY_URL)`;
+
+/** The values parseArgs gives for the page flags. */
+export interface PageFlagValues {
+  'main-content'?: boolean;
+  'include-tags'?: string[];
+  'exclude-tags'?: string[];
+  clean?: boolean;
+  timeout?: string;
+  mobile?: boolean;
+  header?: string[];
+  language?: string[];
+  country?: string;
+  'max-age'?: string;
+  cache?: boolean;
+  lockdown?: boolean;
+  'redact-pii'?: boolean;
+  'keep-base64-images'?: boolean;
+  'block-ads'?: boolean;
+  insecure?: boolean;
+  proxy?: string;
+}
+
+/** Scrape options (without formats) from the page flags; validation is the core schema's. */
+export function pageOptionsFrom(
+  values: PageFlagValues,
+): Omit<ScrapeOptions, 'formats' | 'profile'> {
+  const options: Omit<ScrapeOptions, 'formats' | 'profile'> = {
+    onlyMainContent: values['main-content'] ?? true,
+    removeBase64Images: !values['keep-base64-images'],
+    blockAds: values['block-ads'] ?? true,
+  };
+  const include = splitSelectors(values['include-tags']);
+  const exclude = splitSelectors(values['exclude-tags']);
+  if (include) options.includeTags = include;
+  if (exclude) options.excludeTags = exclude;
+  if (values.clean) options.onlyCleanContent = true;
+  if (values.timeout !== undefined) options.timeout = toInteger(values.timeout, '--timeout');
+  if (values.mobile) options.mobile = true;
+  if (values.header) options.headers = parseHeaders(values.header);
+  if (values.language || values.country) {
+    options.location = {
+      ...(values.country ? { country: values.country } : {}),
+      ...(values.language ? { languages: values.language } : {}),
+    };
+  }
+  if (values['max-age'] !== undefined) options.maxAge = toInteger(values['max-age'], '--max-age');
+  if (values.cache === false) {
+    options.maxAge = 0;
+    options.storeInCache = false;
+  }
+  if (values.lockdown) options.lockdown = true;
+  if (values['redact-pii']) options.redactPII = true;
+  if (values.insecure) options.skipTlsVerification = true;
+  if (values.proxy) options.proxy = values.proxy as ScrapeOptions['proxy'] & string;
+  return options;
+}
+
+function splitSelectors(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  // Commas inside :is(a, b) belong to the selector; css-select accepts the list as one string
+  // anyway, so only split where the value is a plain list.
+  return values.flatMap((value) =>
+    /[()]/.test(value)
+      ? [value]
+      : value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+  );
+}
+
+/** A whole number from a flag's text, or a usage error naming the flag. */
+export function toInteger(value: string, flag: string, unit = 'milliseconds'): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number))
+    throw new ValidationError(`${flag} takes a whole number of ${unit} (got '${value}')`);
+  return number;
+}
+
+function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    if (colon <= 0) throw new ValidationError(`--header takes 'Name: value' (got '${value}')`);
+    headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
