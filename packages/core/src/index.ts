@@ -16,6 +16,7 @@ export { HttpFetcher } from './scrape/fetch-http.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';
+export { parseOrThrow } from './internal/zod.ts';
 export type { MapResult } from './map/index.ts';
 export type { MapLink } from './map/rank.ts';
 export { mapOptionsSchema, mapOptionsShape } from './map/options.ts';

@@ -15,5 +15,6 @@ const exitCode = await runCli(process.argv.slice(2), {
 // An interrupted crawl leaves pages in flight; its store already holds everything it needs to
 // resume, so do not wait for them. (Node writes stdout and stderr synchronously to files, and on
 // Linux to pipes and terminals too, so nothing already written is lost.)
-if (interrupt.signal.aborted) process.exit(exitCode);
+// SIGTERM ends `trawl serve` the same way.
+if (interrupt.signal.aborted || process.argv[2] === 'serve') process.exit(exitCode);
 process.exitCode = exitCode;

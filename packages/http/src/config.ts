@@ -91,12 +91,50 @@ export const configRows = [
     schema: booleanFromEnv.default(true),
     description: 'Allow fetching loopback and private addresses.',
   },
+  {
+    key: 'port',
+    env: 'PORT',
+    schema: integerFromEnv.min(0).max(65535).default(3002),
+    description: 'Port of `trawl serve`.',
+  },
+  {
+    key: 'host',
+    env: 'TRAWL_HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    description:
+      'Address `trawl serve` listens on. Another address than loopback needs API keys (or `--allow-keyless-remote`).',
+  },
+  {
+    key: 'apiKeys',
+    env: 'TRAWL_API_KEYS',
+    schema: z.string().optional(),
+    description:
+      'API keys of the server, comma-separated: `key` (team `default`) or `team:key`. None: keyless, loopback only.',
+  },
+  {
+    key: 'logLevel',
+    env: 'TRAWL_LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    description: 'Level of the server request log (JSON lines on stdout, pino).',
+  },
 ] as const satisfies readonly ConfigRow[];
+
+/** Keys of the rows that configure the server rather than the engine. */
+const serverKeys = ['port', 'host', 'apiKeys', 'logLevel'] as const;
+
+/** Settings of `trawl serve`. */
+export interface ServerSettings {
+  port: number;
+  host: string;
+  apiKeys?: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
 
 /** The resolved settings of one process. */
 export interface TrawlConfig {
   dataDir: string;
   engine: EngineConfig;
+  server: ServerSettings;
 }
 
 /** Where settings come from, highest precedence first. */
@@ -140,8 +178,18 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
       `Unknown key(s) in config file ${filePath}: ${unknownKeys.join(', ')}. Known keys: ${configRows.map((row) => row.key).join(', ')}`,
     );
   }
-  const { dataDir, ...engine } = values;
-  return Object.freeze({ dataDir: resolve(String(dataDir)), engine: resolveEngineConfig(engine) });
+  const { dataDir, ...rest } = values;
+  const server: Record<string, unknown> = {};
+  const engine: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if ((serverKeys as readonly string[]).includes(key)) server[key] = value;
+    else engine[key] = value;
+  }
+  return Object.freeze({
+    dataDir: resolve(String(dataDir)),
+    engine: resolveEngineConfig(engine),
+    server: server as unknown as ServerSettings,
+  });
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { toTrawlError, ValidationError } from '@trawl/core';
 import { crawlCommand } from './crawl.ts';
 import { mapCommand } from './map.ts';
 import { scrapeCommand } from './scrape.ts';
+import { serveCommand } from './serve.ts';
 
 /** One CLI command. */
 export interface Command {
@@ -27,7 +28,7 @@ export interface CliIo {
   stderrIsTTY?: boolean;
 }
 
-const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand];
+const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand, serveCommand];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -1,0 +1,254 @@
+/**
+ * The /v2 server on Fastify (chosen over Hono for its built-in pino request log, its mature
+ * WebSocket plugin for the crawl watcher, and its speed on Node). A thin layer: authenticate,
+ * validate with core's shapes, call core, shape the answer as the hosted service does.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  map,
+  parseOrThrow,
+  scrape,
+  ValidationError,
+  type EngineConfig,
+  type Job,
+  type JobKind,
+  type Store,
+} from '@trawl/core';
+import { authenticate, type ApiKeys } from './auth.ts';
+import { errorReply, refusal, type ErrorReply } from './errors.ts';
+import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
+import {
+  batchScrapeRequestSchema,
+  coreOptions,
+  crawlRequestSchema,
+  mapRequestSchema,
+  scrapeRequestSchema,
+} from './requests.ts';
+
+/** What the server is built from. */
+export interface ServerOptions {
+  store: Store;
+  config: EngineConfig;
+  keys: ApiKeys;
+  logLevel?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    team: string;
+  }
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Documents per status page; `next` reads on. */
+const statusPageSize = 100;
+/** Reported as remaining credits while credits are not configured (unlimited). */
+const unlimitedCredits = 2 ** 31 - 1;
+
+const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
+  reply.code(answer.status).send(answer.body);
+
+/** Builds the server; call `listen()` on it, or `inject()` in tests. */
+export function buildServer(options: ServerOptions): FastifyInstance & { jobs: JobRegistry } {
+  const { store, config, keys } = options;
+  const jobs = new JobRegistry(store, config);
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    bodyLimit: 10 * 1024 * 1024,
+    // Ids in logs: the request id Fastify assigns, and the exception id of a 500.
+    disableRequestLogging: false,
+  });
+  app.decorateRequest('team', '');
+
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) {
+      if (error.statusCode === 413)
+        return send(reply, refusal(413, 'Request body too large', 'CONTENT_TOO_LARGE'));
+      if (error.statusCode === 415)
+        return send(
+          reply,
+          refusal(415, 'Unsupported content type: send application/json', 'BAD_REQUEST'),
+        );
+      return send(reply, refusal(400, 'Bad request, malformed JSON', 'BAD_REQUEST_INVALID_JSON'));
+    }
+    const answer = errorReply(error);
+    if (answer.exceptionId) request.log.error({ err: error, exceptionId: answer.exceptionId });
+    return send(reply, answer);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, refusal(404, `Not found: ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/v2/')) return;
+    const outcome = authenticate(keys, request.headers.authorization);
+    if ('refused' in outcome) return send(reply, refusal(401, outcome.refused));
+    request.team = outcome.team;
+  });
+
+  const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+  app.get('/health', () => ({ status: 'ok' }));
+
+  app.post('/v2/scrape', async (request) => {
+    const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
+    const data = await scrape(body.url, coreOptions(request.body, 'url'), {
+      store,
+      config,
+    });
+    return { success: true, data };
+  });
+
+  app.post('/v2/map', async (request) => {
+    const body = parseOrThrow(mapRequestSchema, request.body ?? {}, 'map request');
+    const result = await map(body.url, coreOptions(request.body, 'url'), { config });
+    return { success: true, links: result.links };
+  });
+
+  app.post('/v2/crawl', async (request, reply) => {
+    const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
+    if (body.webhook !== undefined) return send(reply, webhooksNotYet);
+    const job = await jobs.startCrawl(
+      request.team,
+      body.url,
+      coreOptions(request.body, 'url', 'webhook'),
+    );
+    return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
+  });
+
+  app.post('/v2/batch/scrape', async (request, reply) => {
+    const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
+    if (body.webhook !== undefined) return send(reply, webhooksNotYet);
+    if (body.appendToId !== undefined)
+      return send(
+        reply,
+        refusal(400, 'appendToId is not supported by this server yet', 'BAD_REQUEST'),
+      );
+    const job = await jobs.startBatch(
+      request.team,
+      body.urls,
+      coreOptions(request.body, 'urls', 'webhook', 'appendToId'),
+    );
+    return {
+      success: true,
+      id: job.id,
+      url: `${base(request)}/v2/batch/scrape/${job.id}`,
+      invalidURLs: job.invalidURLs,
+    };
+  });
+
+  const activeCrawls = async (request: FastifyRequest) => ({
+    success: true,
+    crawls: (await jobs.active(request.team)).map((owner) => ({
+      id: owner.id,
+      teamId: owner.team,
+      url: owner.url,
+      created_at: owner.createdAt,
+      options: owner.options,
+    })),
+  });
+  app.get('/v2/crawl/active', activeCrawls);
+  app.get('/v2/crawl/ongoing', activeCrawls);
+
+  for (const [kind, prefix] of [
+    ['crawl', '/v2/crawl'],
+    ['batch', '/v2/batch/scrape'],
+  ] as const) {
+    const find = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const { id } = request.params;
+      if (!uuidPattern.test(id)) return undefined;
+      return jobs.get(request.team, id, kind);
+    };
+
+    app.get<{ Params: { id: string }; Querystring: { skip?: string; limit?: string } }>(
+      `${prefix}/:id`,
+      async (request, reply) => {
+        const found = await find(request);
+        if (!found) return send(reply, jobNotFound);
+        const skip = pageNumber(request.query.skip, 'skip', 0);
+        const limit = Math.min(pageNumber(request.query.limit, 'limit', statusPageSize), 1000);
+        return statusBody(found.job, found.owner, skip, limit, `${base(request)}${prefix}`);
+      },
+    );
+
+    app.delete<{ Params: { id: string } }>(`${prefix}/:id`, async (request, reply) => {
+      const found = await find(request);
+      if (!found) return send(reply, jobNotFound);
+      if (found.job.status === 'completed' || found.job.status === 'failed')
+        return send(reply, refusal(409, `${label(kind)} is already ${found.job.status}`));
+      await found.job.cancel();
+      return { success: true, status: 'cancelled' };
+    });
+
+    app.get<{ Params: { id: string } }>(`${prefix}/:id/errors`, async (request, reply) => {
+      const found = await find(request);
+      if (!found) return send(reply, jobNotFound);
+      return { success: true, ...(await found.job.errors()) };
+    });
+  }
+
+  app.get('/v2/team/credit-usage', () => ({
+    success: true,
+    data: {
+      remainingCredits: unlimitedCredits,
+      planCredits: unlimitedCredits,
+      billingPeriodStart: null,
+      billingPeriodEnd: null,
+    },
+  }));
+
+  app.get('/v2/concurrency-check', () => ({
+    success: true,
+    concurrency: jobs.running.length,
+    maxConcurrency: config.crawlConcurrency,
+  }));
+
+  return Object.assign(app, { jobs });
+}
+
+const jobNotFound = refusal(404, 'Job not found');
+const webhooksNotYet = refusal(
+  400,
+  'webhook: crawl and batch-scrape webhooks are not supported by this server yet; poll the job status instead',
+  'BAD_REQUEST',
+);
+
+const label = (kind: JobKind) => (kind === 'crawl' ? 'Crawl' : 'Batch scrape');
+
+function pageNumber(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || (name === 'limit' && number === 0)) {
+    throw new ValidationError(
+      `Invalid query parameter '${name}': expected a whole number ${name === 'limit' ? 'above 0' : '0 or more'} (got '${value}')`,
+      { details: [{ path: [name], message: 'expected a non-negative integer' }] },
+    );
+  }
+  return number;
+}
+
+/** The status answer of a crawl or batch scrape, one page of its documents at a time. */
+async function statusBody(
+  job: Job,
+  owner: JobOwner,
+  skip: number,
+  limit: number,
+  collection: string,
+) {
+  const page = await job.results({ skip, limit });
+  const progress = job.progress;
+  const next =
+    page.nextSkip !== undefined
+      ? `${collection}/${job.id}?skip=${page.nextSkip}${limit !== statusPageSize ? `&limit=${limit}` : ''}`
+      : undefined;
+  return {
+    success: true,
+    status: job.status,
+    completed: progress.completed,
+    total: progress.total,
+    creditsUsed: progress.scraped,
+    expiresAt: new Date(Date.parse(owner.createdAt) + jobRetentionMs).toISOString(),
+    ...(next ? { next } : {}),
+    data: page.data,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * API keys and teams. Keys are kept only as SHA-256 hashes; a request's key is hashed and looked
+ * up. With no key configured the server is keyless: every request belongs to team `default`
+ * (the official SDK then sends no Authorization header at all).
+ */
+import { createHash } from 'node:crypto';
+import { ValidationError } from '@trawl/core';
+
+/** The team every request belongs to on a keyless server, and of a bare key. */
+export const defaultTeam = 'default';
+
+const hashOf = (key: string): Buffer => createHash('sha256').update(key).digest();
+
+/** The server's keys: which team a presented key belongs to. */
+export class ApiKeys {
+  readonly #teams = new Map<string, string>();
+
+  /**
+   * Reads `TRAWL_API_KEYS`: comma-separated entries, each a bare key (team `default`) or
+   * `team:key`. @throws BAD_REQUEST for an empty entry or a team without a key.
+   */
+  static parse(spec: string | undefined): ApiKeys {
+    const keys = new ApiKeys();
+    for (const entry of (spec ?? '').split(',').map((part) => part.trim())) {
+      if (entry === '') continue;
+      const colon = entry.indexOf(':');
+      const [team, key] =
+        colon < 0
+          ? [defaultTeam, entry]
+          : [entry.slice(0, colon).trim(), entry.slice(colon + 1).trim()];
+      if (!team || !key) {
+        throw new ValidationError(
+          `TRAWL_API_KEYS: each entry is 'key' or 'team:key' (got '${entry.replace(/:.*/, ':…')}')`,
+        );
+      }
+      keys.add(team, key);
+    }
+    return keys;
+  }
+
+  add(team: string, key: string): void {
+    this.#teams.set(hashOf(key).toString('hex'), team);
+  }
+
+  /** No key configured: requests need no Authorization header. */
+  get keyless(): boolean {
+    return this.#teams.size === 0;
+  }
+
+  /** The team of `key`, or undefined when it is not a key of this server. */
+  teamOf(key: string): string | undefined {
+    // Looked up by hash: timing reveals nothing about the keys themselves.
+    return this.#teams.get(hashOf(key).toString('hex'));
+  }
+}
+
+/** Why a request was refused, in the hosted service's words. */
+export type AuthOutcome = { team: string } | { refused: string };
+
+/** Checks an Authorization header (or, for the crawl watcher, the WebSocket subprotocol). */
+export function authenticate(keys: ApiKeys, header: string | undefined): AuthOutcome {
+  if (keys.keyless) return { team: defaultTeam };
+  if (header === undefined || header.trim() === '') return { refused: 'Unauthorized' };
+  const match = /^Bearer\s*(.*)$/i.exec(header.trim());
+  const token = (match?.[1] ?? header).trim();
+  if (token === '') return { refused: 'Unauthorized: Token missing' };
+  const team = keys.teamOf(token);
+  return team === undefined ? { refused: 'Unauthorized: Invalid token' } : { team };
+}

@@ -1,0 +1,127 @@
+/**
+ * `trawl serve` as a process: killed with SIGKILL in the middle of a crawl and started again on
+ * the same data folder, it resumes the crawl, and GET /v2/crawl/{id} shows it finishing with
+ * every page once. Also: it refuses to serve keyless on a public address.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startArticleSite, type ArticleSite } from '../fixture-site/article-site.ts';
+
+const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
+const key = 'fc-restart-test';
+
+let site: ArticleSite;
+beforeAll(async () => {
+  site = await startArticleSite(150, 30);
+});
+afterAll(() => site.close());
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `trawl serve` and resolves once it prints its address. */
+async function serve(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
+    env: {
+      ...process.env,
+      TRAWL_DATA_DIR: dataDir,
+      PORT: String(port),
+      TRAWL_API_KEYS: key,
+      TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+      TRAWL_LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes('Trawl /v2 server on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return child;
+}
+
+describe('trawl serve', () => {
+  it('resumes a crawl after being killed, and the results are complete', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-serve-restart-'));
+    const port = await freePort();
+    const api = `http://127.0.0.1:${port}`;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const status = async (id: string, skip = 0) =>
+      (await (await fetch(`${api}/v2/crawl/${id}?skip=${skip}`, { headers })).json()) as {
+        status: string;
+        completed: number;
+        total: number;
+        data: { metadata: { sourceURL: string } }[];
+        next?: string;
+      };
+
+    let server = await serve(dataDir, port);
+    const started = (await (
+      await fetch(`${api}/v2/crawl`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `${site.url}/`, maxConcurrency: 2 }),
+      })
+    ).json()) as { id: string };
+    for (let i = 0; i < 200 && (await status(started.id)).completed < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const before = await status(started.id);
+    expect(before.status).toBe('scraping');
+    expect(before.completed).toBeGreaterThanOrEqual(20);
+    const killed = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGKILL');
+    await killed;
+
+    server = await serve(dataDir, port);
+    try {
+      let final = await status(started.id);
+      for (let i = 0; i < 300 && final.status === 'scraping'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        final = await status(started.id);
+      }
+      expect(final.status).toBe('completed');
+      const urls: string[] = [];
+      for (let skip: number | undefined = 0; skip !== undefined;) {
+        const page = await status(started.id, skip);
+        urls.push(...page.data.map((doc) => doc.metadata.sourceURL));
+        skip = page.next ? Number(new URL(page.next).searchParams.get('skip')) : undefined;
+      }
+      expect(urls).toHaveLength(new Set(urls).size);
+      expect(urls.sort()).toEqual([...site.urls].sort());
+      expect(final).toMatchObject({ completed: site.urls.length, total: site.urls.length });
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 90_000);
+
+  it('refuses to listen keyless on a non-loopback address', async () => {
+    const run = promisify(execFile);
+    const failure = (await run(
+      process.execPath,
+      ['--conditions=development', bin, 'serve', '--host', '0.0.0.0', '--port', '0'],
+      {
+        env: {
+          ...process.env,
+          TRAWL_API_KEYS: '',
+          TRAWL_DATA_DIR: mkdtempSync(join(tmpdir(), 'trawl-')),
+        },
+      },
+    ).catch((error: unknown) => error)) as { code: number; stderr: string };
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('Refusing to serve 0.0.0.0 without API keys');
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * The /v2 server driven by the official SDK (@mendable/firecrawl-js), as users run it: scrape,
+ * map, crawls (start + status with pagination, the waiter, cancel, errors, active), batch scrape
+ * and account calls, with a key and keyless, plus its error cases, against local sites.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { resolveEngineConfig, SqliteStore } from '@trawl/core';
+import { ApiKeys, buildServer } from '@trawl/http';
+import { startArticleSite, type ArticleSite } from '../fixture-site/article-site.ts';
+
+const fixture = inject('fixtureUrl');
+const key = 'fc-test-key-team-a';
+const otherKey = 'fc-test-key-team-b';
+
+async function startServer(keys: ApiKeys) {
+  const store = new SqliteStore({
+    path: join(mkdtempSync(join(tmpdir(), 'trawl-server-')), 'trawl.db'),
+  });
+  // Tests fetch 127.0.0.1, which a served Trawl refuses unless allowed.
+  const app = buildServer({
+    store,
+    config: resolveEngineConfig({ allowPrivateAddresses: true }),
+    keys,
+    logLevel: 'silent',
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url,
+    app,
+    close: async () => {
+      await app.close();
+      for (const job of app.jobs.running) await job.cancel();
+      await store.close();
+    },
+  };
+}
+
+let site: ArticleSite;
+let server: Awaited<ReturnType<typeof startServer>>;
+let firecrawl: Firecrawl;
+beforeAll(async () => {
+  site = await startArticleSite(40);
+  server = await startServer(ApiKeys.parse(`team-a:${key},team-b:${otherKey}`));
+  firecrawl = new Firecrawl({ apiKey: key, apiUrl: server.url });
+});
+afterAll(async () => {
+  await server.close();
+  await site.close();
+});
+
+describe('the official SDK against trawl serve', () => {
+  it('scrapes a page to markdown with metadata', async () => {
+    const doc = await firecrawl.scrape(`${fixture}/articles/heavy-boilerplate.html`, {
+      formats: ['markdown', 'links'],
+    });
+    expect(doc.markdown).toMatch(/^# How a regional rail operator rebuilt its timetable engine/);
+    expect(doc.links?.length).toBeGreaterThan(0);
+    expect(doc.metadata?.statusCode).toBe(200);
+  });
+
+  it('maps a site, ranked by search', async () => {
+    const result = await firecrawl.map(`${site.url}/`, { search: 'articles 17', limit: 5 });
+    expect(result.links).toHaveLength(5);
+    expect(result.links[0]?.url).toBe(`${site.url}/articles/17`);
+  });
+
+  it('crawls with the waiter and reads every page, following next pages', async () => {
+    const job = await firecrawl.crawl(`${site.url}/`, { limit: 30, pollInterval: 1, timeout: 60 });
+    expect(job.status).toBe('completed');
+    expect(job.completed).toBe(30);
+    expect(job.total).toBe(30);
+    expect(job.data).toHaveLength(30);
+    expect(new Set(job.data.map((doc) => doc.metadata?.sourceURL)).size).toBe(30);
+  });
+
+  it('starts a crawl and pages its status through absolute next URLs', async () => {
+    const started = await firecrawl.startCrawl(`${site.url}/`, { sitemap: 'skip' });
+    expect(started.url).toBe(`${server.url}/v2/crawl/${started.id}`);
+    await waitFor(async () => (await firecrawl.getCrawlStatus(started.id)).status === 'completed');
+    const response = await fetch(`${server.url}/v2/crawl/${started.id}?limit=15`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const first = (await response.json()) as { data: unknown[]; next?: string };
+    expect(first.data).toHaveLength(15);
+    expect(first.next).toBe(`${server.url}/v2/crawl/${started.id}?skip=15&limit=15`);
+    const all = await firecrawl.getCrawlStatus(started.id);
+    expect(all.data).toHaveLength(site.urls.length);
+    expect(all.creditsUsed).toBe(site.urls.length);
+    expect(Date.parse(all.expiresAt ?? '')).toBeGreaterThan(Date.now());
+  });
+
+  it('lists active crawls, cancels one, and reads crawl errors', async () => {
+    const slow = await startArticleSite(200, 50);
+    try {
+      const started = await firecrawl.startCrawl(`${slow.url}/`, { maxConcurrency: 1 });
+      const active = await firecrawl.getActiveCrawls();
+      expect(active.crawls.map((crawl) => crawl.id)).toContain(started.id);
+      expect(active.crawls.find((crawl) => crawl.id === started.id)).toMatchObject({
+        teamId: 'team-a',
+        url: `${slow.url}/`,
+      });
+      expect(await firecrawl.cancelCrawl(started.id)).toBe(true);
+      expect((await firecrawl.getCrawlStatus(started.id)).status).toBe('cancelled');
+      expect((await firecrawl.getActiveCrawls()).crawls.map((crawl) => crawl.id)).not.toContain(
+        started.id,
+      );
+    } finally {
+      await slow.close();
+    }
+    const failing = await firecrawl.crawl(`${site.url}/articles/999`, { pollInterval: 1 });
+    const errors = await firecrawl.getCrawlErrors(failing.id ?? '');
+    expect(errors.errors).toEqual([
+      expect.objectContaining({ url: `${site.url}/articles/999`, code: 'SCRAPE_HTTP_ERROR' }),
+    ]);
+    expect(errors.robotsBlocked).toEqual([]);
+  });
+
+  it('batch scrapes a list of URLs, reporting invalid ones', async () => {
+    const urls = [`${site.url}/articles/1`, `${site.url}/articles/2`, 'not a url'];
+    const started = await firecrawl.startBatchScrape(urls, { options: { formats: ['markdown'] } });
+    expect(started.invalidURLs).toEqual(['not a url']);
+    const job = await firecrawl.batchScrape(urls.slice(0, 2), { pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    expect(job.data.map((doc) => doc.markdown?.split('\n')[0]).sort()).toEqual([
+      '# Article 1',
+      '# Article 2',
+    ]);
+  });
+
+  it('answers the account calls', async () => {
+    expect((await firecrawl.getCreditUsage()).remainingCredits).toBeGreaterThan(0);
+    const concurrency = await firecrawl.getConcurrency();
+    expect(concurrency.maxConcurrency).toBeGreaterThan(0);
+  });
+
+  it('keeps teams apart: another team gets 404 for a crawl it does not own', async () => {
+    const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
+    const other = new Firecrawl({ apiKey: otherKey, apiUrl: server.url });
+    await expect(other.getCrawlStatus(started.id)).rejects.toMatchObject({ status: 404 });
+    await expect(other.cancelCrawl(started.id)).rejects.toMatchObject({ status: 404 });
+    expect((await other.getActiveCrawls()).crawls).toEqual([]);
+  });
+
+  it('refuses a bad key with 401 and a bad body with 400 naming the field', async () => {
+    const wrong = new Firecrawl({ apiKey: 'fc-wrong', apiUrl: server.url });
+    await expect(wrong.scrape(`${site.url}/`)).rejects.toMatchObject({
+      status: 401,
+      message: 'Unauthorized: Invalid token',
+    });
+    await expect(
+      firecrawl.startCrawl(`${site.url}/`, { includePaths: ['(unclosed'] }),
+    ).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    await expect(firecrawl.map(`${site.url}/`, { limit: 0 })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+});
+
+describe('a keyless server', () => {
+  it('serves the SDK without a key', async () => {
+    const keyless = await startServer(ApiKeys.parse(undefined));
+    try {
+      const client = new Firecrawl({ apiKey: '', apiUrl: keyless.url });
+      const doc = await client.scrape(`${site.url}/articles/3`);
+      expect(doc.markdown).toMatch(/^# Article 3/);
+      const job = await client.crawl(`${site.url}/`, { limit: 3, pollInterval: 1 });
+      expect(job.data).toHaveLength(3);
+    } finally {
+      await keyless.close();
+    }
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
