@@ -119,6 +119,48 @@ describe('the official SDK against trawl serve', () => {
     expect(errors.robotsBlocked).toEqual([]);
   });
 
+  it('watches a crawl over the WebSocket: every document once, then done', async () => {
+    const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 25, maxConcurrency: 2 });
+    const watcher = firecrawl.watcher(started.id, { kind: 'crawl', pollInterval: 1 });
+    const documents: string[] = [];
+    const snapshots: string[] = [];
+    watcher.on('document', (doc: { metadata?: { sourceURL?: string } }) =>
+      documents.push(doc.metadata?.sourceURL ?? ''),
+    );
+    watcher.on('snapshot', (snapshot: { status: string }) => snapshots.push(snapshot.status));
+    const done = new Promise<{ status: string; completed: number }>((resolve, reject) => {
+      watcher.on('done', resolve);
+      watcher.on('error', (error: { error: string }) => reject(new Error(error.error)));
+    });
+    await watcher.start();
+    const finished = await done;
+    expect(finished).toMatchObject({ status: 'completed', completed: 25 });
+    expect(snapshots[0]).toBe('scraping');
+    expect(documents).toHaveLength(25);
+    expect(new Set(documents).size).toBe(25);
+  });
+
+  it('closes the watcher socket of a job the key does not own, and refuses a wrong key', async () => {
+    const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
+    const socket = new WebSocket(
+      `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
+      otherKey,
+    );
+    const closed = await new Promise<CloseEvent>((resolve) =>
+      socket.addEventListener('close', resolve),
+    );
+    expect(closed.code).toBe(1008);
+    const refused = new WebSocket(
+      `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
+      'fc-wrong',
+    );
+    const failed = await new Promise<string>((resolve) => {
+      refused.addEventListener('error', () => resolve('error'));
+      refused.addEventListener('open', () => resolve('open'));
+    });
+    expect(failed).toBe('error');
+  });
+
   it('batch scrapes a list of URLs, reporting invalid ones', async () => {
     const urls = [`${site.url}/articles/1`, `${site.url}/articles/2`, 'not a url'];
     const started = await firecrawl.startBatchScrape(urls, { options: { formats: ['markdown'] } });

@@ -3,7 +3,9 @@
  * WebSocket plugin for the crawl watcher, and its speed on Node). A thin layer: authenticate,
  * validate with core's shapes, call core, shape the answer as the hosted service does.
  */
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import {
   map,
   parseOrThrow,
@@ -55,6 +57,8 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 10 * 1024 * 1024,
+    // Keep-alive clients (the SDK's axios) must not hold a shutdown open.
+    forceCloseConnections: true,
     // Ids in logs: the request id Fastify assigns, and the exception id of a 500.
     disableRequestLogging: false,
   });
@@ -79,17 +83,42 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
     send(reply, refusal(404, `Not found: ${request.method} ${request.url.split('?')[0]}`)),
   );
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v2/')) return;
-    const outcome = authenticate(keys, request.headers.authorization);
-    if ('refused' in outcome) return send(reply, refusal(401, outcome.refused));
-    request.team = outcome.team;
-  });
-
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   app.get('/health', () => ({ status: 'ok' }));
 
+  void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  void app.register((api, _options, done) => {
+    // Inside this scope, so it runs after the WebSocket plugin marks upgrade requests (which
+    // lets the plugin drop the socket of a refused upgrade).
+    api.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith('/v2/')) return;
+      // A browser-style WebSocket cannot send headers: the SDK's watcher sends the key as the
+      // subprotocol instead (and the server echoes it).
+      const outcome = authenticate(
+        keys,
+        request.headers.upgrade?.toLowerCase() === 'websocket'
+          ? request.headers['sec-websocket-protocol']
+          : request.headers.authorization,
+      );
+      if ('refused' in outcome) return send(reply, refusal(401, outcome.refused));
+      request.team = outcome.team;
+    });
+    routes(api, { store, config, jobs, base });
+    done();
+  });
+  return Object.assign(app, { jobs });
+}
+
+interface RouteContext {
+  store: Store;
+  config: EngineConfig;
+  jobs: JobRegistry;
+  base: (request: FastifyRequest) => string;
+}
+
+/** The /v2 routes, registered inside the WebSocket plugin's scope. */
+function routes(app: FastifyInstance, { store, config, jobs, base }: RouteContext): void {
   app.post('/v2/scrape', async (request) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
     const data = await scrape(body.url, coreOptions(request.body, 'url'), {
@@ -160,16 +189,21 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
       return jobs.get(request.team, id, kind);
     };
 
-    app.get<{ Params: { id: string }; Querystring: { skip?: string; limit?: string } }>(
-      `${prefix}/:id`,
-      async (request, reply) => {
+    app.route<{ Params: { id: string }; Querystring: { skip?: string; limit?: string } }>({
+      method: 'GET',
+      url: `${prefix}/:id`,
+      handler: async (request, reply) => {
         const found = await find(request);
         if (!found) return send(reply, jobNotFound);
         const skip = pageNumber(request.query.skip, 'skip', 0);
         const limit = Math.min(pageNumber(request.query.limit, 'limit', statusPageSize), 1000);
         return statusBody(found.job, found.owner, skip, limit, `${base(request)}${prefix}`);
       },
-    );
+      // The SDK's watcher(): the same path as a WebSocket.
+      wsHandler: (socket, request) => {
+        void watch(socket, () => find(request), `${base(request)}${prefix}`);
+      },
+    });
 
     app.delete<{ Params: { id: string } }>(`${prefix}/:id`, async (request, reply) => {
       const found = await find(request);
@@ -202,8 +236,6 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
     concurrency: jobs.running.length,
     maxConcurrency: config.crawlConcurrency,
   }));
-
-  return Object.assign(app, { jobs });
 }
 
 const jobNotFound = refusal(404, 'Job not found');
@@ -235,7 +267,8 @@ async function statusBody(
   limit: number,
   collection: string,
 ) {
-  const page = await job.results({ skip, limit });
+  // limit 0: the counters alone (the watcher sends documents one by one).
+  const page = limit > 0 ? await job.results({ skip, limit }) : { data: [], nextSkip: undefined };
   const progress = job.progress;
   const next =
     page.nextSkip !== undefined
@@ -251,4 +284,45 @@ async function statusBody(
     ...(next ? { next } : {}),
     data: page.data,
   };
+}
+
+/**
+ * Streams a job over a WebSocket: a `catchup` with the status, a `document` message per document
+ * (those stored already, then each as it comes), and at the end `done` (completed or cancelled,
+ * with the final status) or `error` (failed). Unknown or foreign jobs close with 1008.
+ */
+async function watch(
+  socket: WebSocket,
+  find: () => Promise<{ job: Job; owner: JobOwner } | undefined>,
+  collection: string,
+): Promise<void> {
+  const found = await find().catch(() => undefined);
+  if (!found) {
+    socket.close(1008, 'Job not found');
+    return;
+  }
+  const { job, owner } = found;
+  let open = true;
+  socket.once('close', () => (open = false));
+  const sendJson = (message: unknown) => {
+    if (open) socket.send(JSON.stringify(message));
+  };
+  const status = await statusBody(job, owner, 0, 0, collection);
+  sendJson({ type: 'catchup', data: status });
+  try {
+    for await (const document of job) {
+      if (!open) return;
+      sendJson({ type: 'document', data: document });
+    }
+    await job.done;
+    const final = await statusBody(job, owner, 0, 0, collection);
+    if (job.status === 'failed') {
+      sendJson({ type: 'error', error: (await job.done).error ?? 'The job failed' });
+    } else {
+      sendJson({ type: 'done', data: final });
+    }
+  } catch (error) {
+    sendJson({ type: 'error', error: (error as Error).message });
+  }
+  if (open) socket.close(1000);
 }
