@@ -176,3 +176,63 @@ describe('error answers of the /v2 server', () => {
     });
   });
 });
+
+describe('GET /v2/openapi.json', () => {
+  it('describes every endpoint with the request schemas the server validates with', async () => {
+    const answer = await call('GET', '/v2/openapi.json');
+    expect(answer.status).toBe(200);
+    const doc = answer.body as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: {
+              content: Record<
+                string,
+                {
+                  schema: {
+                    properties: Record<string, unknown>;
+                    additionalProperties?: boolean;
+                    required?: string[];
+                  };
+                }
+              >;
+            };
+          }
+        >
+      >;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        '/v2/batch/scrape',
+        '/v2/batch/scrape/{id}',
+        '/v2/batch/scrape/{id}/errors',
+        '/v2/concurrency-check',
+        '/v2/crawl',
+        '/v2/crawl/active',
+        '/v2/crawl/{id}',
+        '/v2/crawl/{id}/errors',
+        '/v2/map',
+        '/v2/scrape',
+        '/v2/team/credit-usage',
+      ].sort(),
+    );
+    const crawl =
+      doc.paths['/v2/crawl']?.['post']?.requestBody?.content['application/json']?.schema;
+    expect(crawl?.required).toContain('url');
+    expect(crawl?.additionalProperties).toBe(false);
+    expect(Object.keys(crawl?.properties ?? {})).toEqual(
+      expect.arrayContaining([
+        'limit',
+        'includePaths',
+        'sitemap',
+        'scrapeOptions',
+        'webhook',
+        'origin',
+      ]),
+    );
+  });
+});

@@ -18,6 +18,7 @@ import {
 } from '@trawl/core';
 import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
+import { openApiDocument } from './openapi.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import {
   batchScrapeRequestSchema,
@@ -220,6 +221,8 @@ function routes(app: FastifyInstance, { store, config, jobs, base }: RouteContex
       return { success: true, ...(await found.job.errors()) };
     });
   }
+
+  app.get('/v2/openapi.json', () => openApiDocument());
 
   app.get('/v2/team/credit-usage', () => ({
     success: true,

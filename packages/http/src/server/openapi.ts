@@ -1,0 +1,149 @@
+/**
+ * The OpenAPI 3.1 document of the /v2 server, built from the same zod schemas that validate the
+ * requests, so it cannot drift from what the server accepts.
+ */
+import { z } from 'zod';
+import {
+  batchScrapeRequestSchema,
+  crawlRequestSchema,
+  mapRequestSchema,
+  scrapeRequestSchema,
+} from './requests.ts';
+
+const jsonSchema = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const errors = {
+  '400': errorResponse('Invalid request: `details` lists each bad field'),
+  '401': errorResponse('Missing or unknown API key'),
+  '500': errorResponse('Unexpected error (`code: UNKNOWN_ERROR`) or a failed fetch'),
+};
+
+const jobId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+};
+const paging = [
+  { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+];
+
+function post(summary: string, schema: z.ZodType, answer: string) {
+  return {
+    post: {
+      summary,
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(schema) } },
+      },
+      responses: { '200': { description: answer }, ...errors },
+    },
+  };
+}
+
+function job(kind: string) {
+  return {
+    get: {
+      summary: `Status of a ${kind}, with a page of its documents and an absolute \`next\` URL`,
+      parameters: [jobId, ...paging],
+      responses: {
+        '200': { description: 'Status body' },
+        '404': errorResponse('Job not found'),
+        ...errors,
+      },
+    },
+    delete: {
+      summary: `Cancel a ${kind}`,
+      parameters: [jobId],
+      responses: {
+        '200': { description: '`{ status: "cancelled" }`' },
+        '404': errorResponse('Job not found'),
+        '409': errorResponse('Already completed or failed'),
+      },
+    },
+  };
+}
+
+function jobErrors(kind: string) {
+  return {
+    get: {
+      summary: `Failed pages and robots.txt-blocked URLs of a ${kind}`,
+      parameters: [jobId],
+      responses: {
+        '200': { description: '`{ errors, robotsBlocked }`' },
+        '404': errorResponse('Job not found'),
+      },
+    },
+  };
+}
+
+let cached: object | undefined;
+
+/** The document served at `GET /v2/openapi.json`. */
+export function openApiDocument(): object {
+  cached ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trawl /v2',
+      version: '0.1.0',
+      description:
+        'Self-hosted web data extraction: the /v2 interface of the hosted Web Data Extraction API.',
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['success', 'error'],
+          properties: {
+            success: { const: false },
+            error: { type: 'string' },
+            code: { type: 'string' },
+            details: {},
+          },
+        },
+      },
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/v2/scrape': post('Scrape one page', scrapeRequestSchema, '`{ success, data: Document }`'),
+      '/v2/map': post('List the URLs of a site', mapRequestSchema, '`{ success, links }`'),
+      '/v2/crawl': post('Start a crawl', crawlRequestSchema, '`{ success, id, url }`'),
+      '/v2/crawl/{id}': job('crawl'),
+      '/v2/crawl/{id}/errors': jobErrors('crawl'),
+      '/v2/crawl/active': {
+        get: {
+          summary: "The team's running crawls",
+          responses: { '200': { description: '`{ success, crawls }`' } },
+        },
+      },
+      '/v2/batch/scrape': post(
+        'Start a batch scrape',
+        batchScrapeRequestSchema,
+        '`{ success, id, url, invalidURLs }`',
+      ),
+      '/v2/batch/scrape/{id}': job('batch scrape'),
+      '/v2/batch/scrape/{id}/errors': jobErrors('batch scrape'),
+      '/v2/team/credit-usage': {
+        get: {
+          summary: 'Credits left',
+          responses: { '200': { description: '`{ success, data }`' } },
+        },
+      },
+      '/v2/concurrency-check': {
+        get: {
+          summary: 'Jobs running and the concurrency limit',
+          responses: { '200': { description: '`{ success, concurrency, maxConcurrency }`' } },
+        },
+      },
+    },
+  };
+  return cached;
+}
