@@ -30,13 +30,13 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts `trawl serve` and resolves once it prints its address. */
-async function serve(dataDir: string, port: number): Promise<ChildProcess> {
+async function serve(dataDir: string, port: number, apiKeys = key): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
     env: {
       ...process.env,
       TRAWL_DATA_DIR: dataDir,
       PORT: String(port),
-      TRAWL_API_KEYS: key,
+      TRAWL_API_KEYS: apiKeys,
       TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
       TRAWL_LOG_LEVEL: 'silent',
     },
@@ -107,6 +107,35 @@ describe('trawl serve', () => {
       server.kill('SIGTERM');
     }
   }, 90_000);
+
+  it('takes keys made by trawl keys create, stored as hashes only', async () => {
+    const run = promisify(execFile);
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-keys-'));
+    const env = { ...process.env, TRAWL_DATA_DIR: dataDir };
+    const created = await run(
+      process.execPath,
+      ['--conditions=development', bin, 'keys', 'create', '--team', 'ops'],
+      { env },
+    );
+    const newKey = created.stdout.trim();
+    expect(newKey).toMatch(/^fc-[\w-]{32}$/);
+    const listed = await run(process.execPath, ['--conditions=development', bin, 'keys', 'list'], {
+      env,
+    });
+    expect(listed.stdout).toMatch(new RegExp(`^ops\\t${newKey.slice(0, 8)}…\\t\\d{4}-`));
+    expect(listed.stdout).not.toContain(newKey);
+
+    const port = await freePort();
+    const server = await serve(dataDir, port, '');
+    try {
+      const active = (headers: Record<string, string>) =>
+        fetch(`http://127.0.0.1:${port}/v2/crawl/active`, { headers });
+      expect((await active({ authorization: `Bearer ${newKey}` })).status).toBe(200);
+      expect((await active({})).status).toBe(401);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
 
   it('refuses to listen keyless on a non-loopback address', async () => {
     const run = promisify(execFile);

@@ -4,6 +4,7 @@
  */
 import { toTrawlError, ValidationError } from '@trawl/core';
 import { crawlCommand } from './crawl.ts';
+import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
 import { scrapeCommand } from './scrape.ts';
 import { serveCommand } from './serve.ts';
@@ -28,7 +29,7 @@ export interface CliIo {
   stderrIsTTY?: boolean;
 }
 
-const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand, serveCommand];
+const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand, serveCommand, keysCommand];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

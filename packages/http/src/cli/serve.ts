@@ -19,7 +19,7 @@ Options:
   --allow-keyless-remote   listen on a non-loopback address without API keys
   -h, --help               show this help
 
-API keys: TRAWL_API_KEYS="key1,team-a:key2". Without keys the server is keyless and listens on
+API keys: TRAWL_API_KEYS="key1,team-a:key2", and those of 'trawl keys create'. Without keys the server is keyless and listens on
 loopback only. Fetching private and loopback addresses is refused unless
 TRAWL_ALLOW_PRIVATE_ADDRESSES=true. Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
 `;
@@ -51,14 +51,18 @@ export const serveCommand: Command = {
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
     const { port, host, apiKeys, logLevel } = config.server;
-    const keys = ApiKeys.parse(apiKeys);
+    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
     if (keys.keyless && !loopback.has(host) && !values['allow-keyless-remote']) {
+      await store.close();
       throw new ValidationError(
         `Refusing to serve ${host} without API keys: anyone who reaches it could use it. Set TRAWL_API_KEYS, listen on 127.0.0.1, or pass --allow-keyless-remote.`,
       );
     }
 
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const app = buildServer({ store, config: config.engine, keys, logLevel });
     const resumed = await app.jobs.restore();
     const address = await app.listen({ port, host });

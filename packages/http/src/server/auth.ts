@@ -3,17 +3,71 @@
  * up. With no key configured the server is keyless: every request belongs to team `default`
  * (the official SDK then sends no Authorization header at all).
  */
-import { createHash } from 'node:crypto';
-import { ValidationError } from '@trawl/core';
+import { createHash, randomBytes } from 'node:crypto';
+import { ValidationError, type Store } from '@trawl/core';
 
 /** The team every request belongs to on a keyless server, and of a bare key. */
 export const defaultTeam = 'default';
 
 const hashOf = (key: string): Buffer => createHash('sha256').update(key).digest();
 
+/** Namespace of the keys `trawl keys create` makes: hash → {@link StoredKey}. */
+const keysNamespace = 'api-keys';
+
+/** What the store keeps of a key: never the key itself. */
+export interface StoredKey {
+  team: string;
+  createdAt: string;
+  /** The first characters, to tell keys apart in a list. */
+  prefix: string;
+}
+
+/** Makes a new key for `team`, stores its hash, and returns the key (shown once). */
+export async function createApiKey(store: Store, team: string): Promise<string> {
+  if (!/^[\w.-]{1,64}$/.test(team))
+    throw new ValidationError(
+      `a team name is 1–64 letters, digits, '.', '_' or '-' (got '${team}')`,
+    );
+  const key = `fc-${randomBytes(24).toString('base64url')}`;
+  const stored: StoredKey = { team, createdAt: new Date().toISOString(), prefix: key.slice(0, 8) };
+  await store.set(keysNamespace, hashOf(key).toString('hex'), stored);
+  return key;
+}
+
+/** Every stored key (without the keys), oldest first. */
+export async function listApiKeys(store: Store): Promise<StoredKey[]> {
+  const keys: StoredKey[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await store.list<StoredKey>(keysNamespace, {
+      limit: 500,
+      ...(after !== undefined ? { after } : {}),
+    });
+    keys.push(...page.map((entry) => entry.value));
+    if (page.length < 500) break;
+    after = page.at(-1)?.key;
+  }
+  return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
 /** The server's keys: which team a presented key belongs to. */
 export class ApiKeys {
   readonly #teams = new Map<string, string>();
+
+  /** The keys of `TRAWL_API_KEYS` and those `trawl keys create` stored. */
+  static async load(store: Store, spec: string | undefined): Promise<ApiKeys> {
+    const keys = ApiKeys.parse(spec);
+    let after: string | undefined;
+    for (;;) {
+      const page = await store.list<StoredKey>(keysNamespace, {
+        limit: 500,
+        ...(after !== undefined ? { after } : {}),
+      });
+      for (const { key: hash, value } of page) keys.#teams.set(hash, value.team);
+      if (page.length < 500) return keys;
+      after = page.at(-1)?.key;
+    }
+  }
 
   /**
    * Reads `TRAWL_API_KEYS`: comma-separated entries, each a bare key (team `default`) or

@@ -1,0 +1,49 @@
+/** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { SqliteStore, ValidationError } from '@trawl/core';
+import { loadConfig } from '../config.ts';
+import { createApiKey, listApiKeys } from '../server/auth.ts';
+import type { Command } from './index.ts';
+
+const usage = `Usage: trawl keys create --team <name>
+       trawl keys list
+
+create   makes a new API key for a team and prints it (only now: the store keeps its hash)
+list     shows each stored key's team, first characters and creation time
+
+Keys live in the SQLite store of $TRAWL_DATA_DIR; \`trawl serve\` reads them at start, beside
+TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
+`;
+
+/** The keys command. */
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'Create and list API keys of the server',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { team: { type: 'string' } },
+    });
+    const [action, ...extra] = positionals;
+    if (extra.length > 0 || (action !== 'create' && action !== 'list'))
+      throw new ValidationError(`give 'create --team <name>' or 'list'; see 'trawl keys --help'`);
+    const config = loadConfig({ env: io.env });
+    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    try {
+      if (action === 'create') {
+        if (!values.team) throw new ValidationError(`keys create needs --team <name>`);
+        io.stdout(`${await createApiKey(store, values.team)}\n`);
+        io.stderr(`Key for team '${values.team}' created; it is not shown again.\n`);
+      } else {
+        for (const key of await listApiKeys(store))
+          io.stdout(`${key.team}\t${key.prefix}…\t${key.createdAt}\n`);
+      }
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};
