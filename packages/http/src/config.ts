@@ -117,10 +117,39 @@ export const configRows = [
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     description: 'Level of the server request log (JSON lines on stdout, pino).',
   },
+  {
+    key: 'rateLimitPerMinute',
+    env: 'TRAWL_RATE_LIMIT_PER_MINUTE',
+    schema: integerFromEnv.min(0).default(0),
+    description:
+      'Requests per minute a team may make per kind of call (scrape, crawl, status, map, account); 0: no limit. Over it: 429 with Retry-After.',
+  },
+  {
+    key: 'teamConcurrency',
+    env: 'TRAWL_TEAM_CONCURRENCY',
+    schema: integerFromEnv.min(0).default(0),
+    description:
+      'Scrapes a team runs at once; more wait their turn (`metadata.concurrencyLimited`). 0: no limit.',
+  },
+  {
+    key: 'teamCredits',
+    env: 'TRAWL_TEAM_CREDITS',
+    schema: integerFromEnv.min(0).optional(),
+    description:
+      'Credits of each team (one per page scraped or crawled, one per map); spent: 402. Unset: unlimited.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
-const serverKeys = ['port', 'host', 'apiKeys', 'logLevel'] as const;
+const serverKeys = [
+  'port',
+  'host',
+  'apiKeys',
+  'logLevel',
+  'rateLimitPerMinute',
+  'teamConcurrency',
+  'teamCredits',
+] as const;
 
 /** Settings of `trawl serve`. */
 export interface ServerSettings {
@@ -128,6 +157,9 @@ export interface ServerSettings {
   host: string;
   apiKeys?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  rateLimitPerMinute: number;
+  teamConcurrency: number;
+  teamCredits?: number;
 }
 
 /** The resolved settings of one process. */

@@ -50,7 +50,8 @@ export const serveCommand: Command = {
     if (io.env['TRAWL_ALLOW_PRIVATE_ADDRESSES'] === undefined)
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
-    const { port, host, apiKeys, logLevel } = config.server;
+    const { port, host, apiKeys, logLevel, rateLimitPerMinute, teamConcurrency, teamCredits } =
+      config.server;
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
@@ -63,7 +64,17 @@ export const serveCommand: Command = {
       );
     }
 
-    const app = buildServer({ store, config: config.engine, keys, logLevel });
+    const app = buildServer({
+      store,
+      config: config.engine,
+      keys,
+      logLevel,
+      limits: {
+        ratePerMinute: rateLimitPerMinute,
+        teamConcurrency,
+        ...(teamCredits !== undefined ? { teamCredits } : {}),
+      },
+    });
     const resumed = await app.jobs.restore();
     const address = await app.listen({ port, host });
     io.stderr(

@@ -11,6 +11,7 @@ import {
   parseOrThrow,
   scrape,
   ValidationError,
+  type CrawlOptions,
   type EngineConfig,
   type Job,
   type JobKind,
@@ -18,6 +19,7 @@ import {
 } from '@trawl/core';
 import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
+import { Credits, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import {
@@ -34,6 +36,8 @@ export interface ServerOptions {
   config: EngineConfig;
   keys: ApiKeys;
   logLevel?: string;
+  /** Per-team limits; each off when 0 or unset. */
+  limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
 }
 
 declare module 'fastify' {
@@ -54,7 +58,13 @@ const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
 export function buildServer(options: ServerOptions): FastifyInstance & { jobs: JobRegistry } {
   const { store, config, keys } = options;
-  const jobs = new JobRegistry(store, config);
+  const credits = new Credits(store, options.limits?.teamCredits);
+  // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
+  const jobs = new JobRegistry(store, config, (owner, summary) =>
+    credits.charge(owner.team, summary.progress.scraped),
+  );
+  const rate = new RateLimiter(options.limits?.ratePerMinute ?? 0);
+  const concurrency = new TeamConcurrency(options.limits?.teamConcurrency ?? 0);
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 10 * 1024 * 1024,
@@ -104,8 +114,13 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
       );
       if ('refused' in outcome) return send(reply, refusal(401, outcome.refused));
       request.team = outcome.team;
+      const limited = rate.take(outcome.team, rateModeOf(request.method, request.url));
+      if (limited) {
+        void reply.header('retry-after', String(limited.retryAfterSeconds));
+        return send(reply, refusal(429, limited.error, 'RATE_LIMITED'));
+      }
     });
-    routes(api, { store, config, jobs, base });
+    routes(api, { store, config, jobs, base, credits, concurrency, limits: options.limits ?? {} });
     done();
   });
   return Object.assign(app, { jobs });
@@ -116,39 +131,70 @@ interface RouteContext {
   config: EngineConfig;
   jobs: JobRegistry;
   base: (request: FastifyRequest) => string;
+  credits: Credits;
+  concurrency: TeamConcurrency;
+  limits: NonNullable<ServerOptions['limits']>;
 }
 
+/** The hosted service's rate-limit groups, by route. */
+function rateModeOf(method: string, url: string): RateMode {
+  const path = url.split('?')[0] ?? '';
+  if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
+  if (method === 'POST' && path === '/v2/crawl') return 'crawl';
+  if (method === 'POST' && path === '/v2/map') return 'map';
+  if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
+  return 'crawlStatus';
+}
+
+const outOfCredits = refusal(
+  402,
+  'Insufficient credits to perform this request. Ask the operator for more credits (TRAWL_TEAM_CREDITS).',
+  'PAYMENT_REQUIRED',
+);
+
 /** The /v2 routes, registered inside the WebSocket plugin's scope. */
-function routes(app: FastifyInstance, { store, config, jobs, base }: RouteContext): void {
-  app.post('/v2/scrape', async (request) => {
+function routes(
+  app: FastifyInstance,
+  { store, config, jobs, base, credits, concurrency, limits }: RouteContext,
+): void {
+  app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
-    const data = await scrape(body.url, coreOptions(request.body, 'url'), {
-      store,
-      config,
-    });
+    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
+    const { result: data, waitedMs } = await concurrency.run(request.team, () =>
+      scrape(body.url, coreOptions(request.body, 'url'), { store, config }),
+    );
+    if (waitedMs > 0) {
+      data.metadata.concurrencyLimited = true;
+      data.metadata.concurrencyQueueDurationMs = waitedMs;
+    }
+    await credits.charge(request.team, 1);
     return { success: true, data };
   });
 
-  app.post('/v2/map', async (request) => {
+  app.post('/v2/map', async (request, reply) => {
     const body = parseOrThrow(mapRequestSchema, request.body ?? {}, 'map request');
+    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
     const result = await map(body.url, coreOptions(request.body, 'url'), { config });
+    await credits.charge(request.team, 1);
     return { success: true, links: result.links };
   });
 
   app.post('/v2/crawl', async (request, reply) => {
     const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
     if (body.webhook !== undefined) return send(reply, webhooksNotYet);
-    const job = await jobs.startCrawl(
-      request.team,
-      body.url,
-      coreOptions(request.body, 'url', 'webhook'),
-    );
+    const remaining = await credits.remaining(request.team);
+    if (remaining === 0) return send(reply, outOfCredits);
+    const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
+    // No crawl may spend more than the team has left.
+    if (remaining !== undefined) options.limit = Math.min(options.limit ?? 10_000, remaining);
+    const job = await jobs.startCrawl(request.team, body.url, options);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
 
   app.post('/v2/batch/scrape', async (request, reply) => {
     const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
     if (body.webhook !== undefined) return send(reply, webhooksNotYet);
+    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
     if (body.appendToId !== undefined)
       return send(
         reply,
@@ -224,20 +270,23 @@ function routes(app: FastifyInstance, { store, config, jobs, base }: RouteContex
 
   app.get('/v2/openapi.json', () => openApiDocument());
 
-  app.get('/v2/team/credit-usage', () => ({
-    success: true,
-    data: {
-      remainingCredits: unlimitedCredits,
-      planCredits: unlimitedCredits,
-      billingPeriodStart: null,
-      billingPeriodEnd: null,
-    },
-  }));
+  app.get('/v2/team/credit-usage', async (request) => {
+    const remaining = await credits.remaining(request.team);
+    return {
+      success: true,
+      data: {
+        remainingCredits: remaining ?? unlimitedCredits,
+        planCredits: limits.teamCredits ?? unlimitedCredits,
+        billingPeriodStart: null,
+        billingPeriodEnd: null,
+      },
+    };
+  });
 
-  app.get('/v2/concurrency-check', () => ({
+  app.get('/v2/concurrency-check', async (request) => ({
     success: true,
-    concurrency: jobs.running.length,
-    maxConcurrency: config.crawlConcurrency,
+    concurrency: concurrency.running(request.team) + (await jobs.active(request.team)).length,
+    maxConcurrency: limits.teamConcurrency || config.crawlConcurrency,
   }));
 }
 

@@ -12,6 +12,7 @@ import {
   type EngineConfig,
   type Job,
   type JobKind,
+  type JobSummary,
   type Store,
 } from '@trawl/core';
 
@@ -35,10 +36,17 @@ export class JobRegistry {
   readonly #store: Store;
   readonly #config: EngineConfig;
   readonly #running = new Map<string, Job>();
+  readonly #onFinished: ((owner: JobOwner, summary: JobSummary) => Promise<void>) | undefined;
 
-  constructor(store: Store, config: EngineConfig) {
+  /** `onFinished` runs once per job this process sees end (credits are charged there). */
+  constructor(
+    store: Store,
+    config: EngineConfig,
+    onFinished?: (owner: JobOwner, summary: JobSummary) => Promise<void>,
+  ) {
     this.#store = store;
     this.#config = config;
+    this.#onFinished = onFinished;
   }
 
   /** Starts a crawl for `team`. @throws BAD_REQUEST / INVALID_URL for bad options */
@@ -77,7 +85,11 @@ export class JobRegistry {
   #track(job: Job): void {
     this.#running.set(job.id, job);
     // A finished job is read back from the store on demand; keep only running ones in memory.
-    void job.done.then(() => this.#running.delete(job.id));
+    void job.done.then(async (summary) => {
+      this.#running.delete(job.id);
+      const owner = await this.#store.get<JobOwner>(ownersNamespace, job.id).catch(() => undefined);
+      if (owner && this.#onFinished) await this.#onFinished(owner, summary).catch(() => undefined);
+    });
   }
 
   /** The owner record of a job, if `team` owns it and it has the right kind. */

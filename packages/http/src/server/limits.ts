@@ -1,0 +1,141 @@
+/**
+ * Per-team limits of the server: a request rate per minute (429 with Retry-After), a number of
+ * scrapes at once (beyond it scrapes wait their turn and say so in their metadata), and credits
+ * (402 once spent). Each is off unless configured. Counters are in memory, per process: limits
+ * protect one server, and credits are kept in the store so a restart does not refill them.
+ */
+import type { Store } from '@trawl/core';
+
+/** How the hosted service groups routes for its rate limiter. */
+export type RateMode = 'scrape' | 'crawl' | 'crawlStatus' | 'map' | 'account';
+
+/** A 429 answer: the message and how long to wait. */
+export interface RateRefusal {
+  error: string;
+  retryAfterSeconds: number;
+}
+
+const windowMs = 60_000;
+
+/** Fixed one-minute windows per team and mode. */
+export class RateLimiter {
+  readonly #perMinute: number;
+  readonly #windows = new Map<string, { start: number; count: number }>();
+
+  constructor(perMinute: number) {
+    this.#perMinute = perMinute;
+  }
+
+  /** Counts a request; a refusal when the team is over its rate for this mode. */
+  take(team: string, mode: RateMode, now = Date.now()): RateRefusal | undefined {
+    if (this.#perMinute <= 0) return undefined;
+    const key = `${team}\u0000${mode}`;
+    let window = this.#windows.get(key);
+    if (!window || now - window.start >= windowMs) {
+      window = { start: now, count: 0 };
+      this.#windows.set(key, window);
+      if (this.#windows.size > 10_000) this.#sweep(now);
+    }
+    if (window.count < this.#perMinute) {
+      window.count += 1;
+      return undefined;
+    }
+    const resetsAt = window.start + windowMs;
+    const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt - now) / 1000));
+    return {
+      retryAfterSeconds,
+      error: `Rate limit exceeded. Consumed (req/min): ${window.count}, Remaining (req/min): 0. Please retry after ${retryAfterSeconds}s, resets at ${new Date(resetsAt).toISOString()}`,
+    };
+  }
+
+  #sweep(now: number): void {
+    for (const [key, window] of this.#windows) {
+      if (now - window.start >= windowMs) this.#windows.delete(key);
+    }
+  }
+}
+
+/** Scrapes at once per team; the rest wait in arrival order. */
+export class TeamConcurrency {
+  readonly #limit: number;
+  readonly #teams = new Map<string, { running: number; waiting: (() => void)[] }>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Number of the team's scrapes running now. */
+  running(team: string): number {
+    return this.#teams.get(team)?.running ?? 0;
+  }
+
+  /**
+   * Runs `work` when the team has a free slot. Resolves with its result and how long it waited
+   * (0 when it did not).
+   */
+  async run<T>(team: string, work: () => Promise<T>): Promise<{ result: T; waitedMs: number }> {
+    let state = this.#teams.get(team);
+    if (!state) {
+      state = { running: 0, waiting: [] };
+      this.#teams.set(team, state);
+    }
+    const started = performance.now();
+    let waited = false;
+    if (this.#limit > 0 && state.running >= this.#limit) {
+      waited = true;
+      await new Promise<void>((resolve) => state.waiting.push(resolve));
+    }
+    state.running += 1;
+    try {
+      const result = await work();
+      return { result, waitedMs: waited ? Math.round(performance.now() - started) : 0 };
+    } finally {
+      state.running -= 1;
+      state.waiting.shift()?.();
+      if (state.running === 0 && state.waiting.length === 0) this.#teams.delete(team);
+    }
+  }
+}
+
+const creditsNamespace = 'credits';
+
+/** Credits per team per server: one per page scraped, crawled or mapped. */
+export class Credits {
+  readonly #store: Store;
+  readonly #perTeam: number | undefined;
+  #writes = Promise.resolve();
+
+  constructor(store: Store, perTeam: number | undefined) {
+    this.#store = store;
+    this.#perTeam = perTeam;
+  }
+
+  get limited(): boolean {
+    return this.#perTeam !== undefined;
+  }
+
+  async used(team: string): Promise<number> {
+    return (await this.#store.get<number>(creditsNamespace, team)) ?? 0;
+  }
+
+  /** Credits left; undefined when credits are not configured. */
+  async remaining(team: string): Promise<number | undefined> {
+    if (this.#perTeam === undefined) return undefined;
+    return Math.max(0, this.#perTeam - (await this.used(team)));
+  }
+
+  /** Whether the team may start more work. */
+  async allows(team: string): Promise<boolean> {
+    const remaining = await this.remaining(team);
+    return remaining === undefined || remaining > 0;
+  }
+
+  /** Adds to the team's use; writes one at a time so concurrent charges are not lost. */
+  charge(team: string, amount: number): Promise<void> {
+    if (amount <= 0) return this.#writes;
+    this.#writes = this.#writes.then(async () => {
+      await this.#store.set(creditsNamespace, team, (await this.used(team)) + amount);
+    });
+    return this.#writes;
+  }
+}
