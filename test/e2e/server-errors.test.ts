@@ -159,13 +159,24 @@ describe('error answers of the /v2 server', () => {
     });
   });
 
-  it('400 for webhooks and appendToId, which this server does not deliver yet', async () => {
-    const webhook = await call('POST', '/v2/crawl', {
+  it('400 for a webhook URL with credentials or of another scheme', async () => {
+    const credentials = await call('POST', '/v2/crawl', {
       url: `${fixture}/`,
-      webhook: 'http://127.0.0.1:9/hook',
+      webhook: 'http://user:secret@127.0.0.1:9/hook',
     });
-    expect(webhook).toMatchObject({ status: 400, body: { success: false, code: 'BAD_REQUEST' } });
-    expect(String(webhook.body['error'])).toMatch(/^webhook: .* not supported/);
+    expect(credentials).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        code: 'BAD_REQUEST',
+        details: [{ path: ['webhook', 'url'], message: 'credentials in the URL are not allowed' }],
+      },
+    });
+    const scheme = await call('POST', '/v2/batch/scrape', {
+      urls: [`${fixture}/`],
+      webhook: { url: 'ftp://127.0.0.1/hook' },
+    });
+    expect(scheme).toMatchObject({ status: 400, body: { code: 'BAD_REQUEST' } });
   });
 
   it('a fetch failure answers 500 with its code', async () => {
@@ -210,11 +221,13 @@ describe('GET /v2/openapi.json', () => {
         '/v2/batch/scrape',
         '/v2/batch/scrape/{id}',
         '/v2/batch/scrape/{id}/errors',
+        '/v2/batch/scrape/{id}/webhooks',
         '/v2/concurrency-check',
         '/v2/crawl',
         '/v2/crawl/active',
         '/v2/crawl/{id}',
         '/v2/crawl/{id}/errors',
+        '/v2/crawl/{id}/webhooks',
         '/v2/map',
         '/v2/scrape',
         '/v2/team/credit-usage',

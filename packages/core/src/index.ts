@@ -12,7 +12,7 @@ export type {
   FormatName,
   FormatSpec,
 } from './scrape/options.ts';
-export { HttpFetcher } from './scrape/fetch-http.ts';
+export { HttpFetcher, isPrivateAddress } from './scrape/fetch-http.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';

@@ -138,6 +138,19 @@ export const configRows = [
     description:
       'Credits of each team (one per page scraped or crawled, one per map); spent: 402. Unset: unlimited.',
   },
+  {
+    key: 'webhookSecret',
+    env: 'TRAWL_WEBHOOK_SECRET',
+    schema: z.string().min(1).optional(),
+    description:
+      'Key of the `X-Firecrawl-Signature: sha256=<HMAC-SHA256 of the raw body>` header of webhooks; unset: unsigned.',
+  },
+  {
+    key: 'webhookRetries',
+    env: 'TRAWL_WEBHOOK_RETRIES',
+    schema: integerFromEnv.min(0).max(10).default(3),
+    description: 'Retries of a failed webhook delivery, after 1 s, 2 s, 4 s …',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -149,6 +162,8 @@ const serverKeys = [
   'rateLimitPerMinute',
   'teamConcurrency',
   'teamCredits',
+  'webhookSecret',
+  'webhookRetries',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -160,6 +175,8 @@ export interface ServerSettings {
   rateLimitPerMinute: number;
   teamConcurrency: number;
   teamCredits?: number;
+  webhookSecret?: string;
+  webhookRetries: number;
 }
 
 /** The resolved settings of one process. */

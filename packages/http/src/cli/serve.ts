@@ -50,8 +50,17 @@ export const serveCommand: Command = {
     if (io.env['TRAWL_ALLOW_PRIVATE_ADDRESSES'] === undefined)
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
-    const { port, host, apiKeys, logLevel, rateLimitPerMinute, teamConcurrency, teamCredits } =
-      config.server;
+    const {
+      port,
+      host,
+      apiKeys,
+      logLevel,
+      rateLimitPerMinute,
+      teamConcurrency,
+      teamCredits,
+      webhookSecret,
+      webhookRetries,
+    } = config.server;
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
@@ -69,6 +78,7 @@ export const serveCommand: Command = {
       config: config.engine,
       keys,
       logLevel,
+      webhooks: { retries: webhookRetries, ...(webhookSecret ? { secret: webhookSecret } : {}) },
       limits: {
         ratePerMinute: rateLimitPerMinute,
         teamConcurrency,

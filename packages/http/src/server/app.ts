@@ -21,6 +21,7 @@ import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { Credits, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
+import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import {
   batchScrapeRequestSchema,
@@ -36,6 +37,8 @@ export interface ServerOptions {
   config: EngineConfig;
   keys: ApiKeys;
   logLevel?: string;
+  /** Webhook delivery: signing secret, retries. */
+  webhooks?: WebhookSettings;
   /** Per-team limits; each off when 0 or unset. */
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
 }
@@ -56,13 +59,20 @@ const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
   reply.code(answer.status).send(answer.body);
 
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
-export function buildServer(options: ServerOptions): FastifyInstance & { jobs: JobRegistry } {
+export function buildServer(
+  options: ServerOptions,
+): FastifyInstance & { jobs: JobRegistry; webhooks: WebhookSender } {
   const { store, config, keys } = options;
   const credits = new Credits(store, options.limits?.teamCredits);
+  const webhooks = new WebhookSender(store, {
+    allowPrivateTargets: config.allowPrivateAddresses,
+    ...options.webhooks,
+  });
   // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
-  const jobs = new JobRegistry(store, config, (owner, summary) =>
-    credits.charge(owner.team, summary.progress.scraped),
-  );
+  const jobs = new JobRegistry(store, config, {
+    onFinished: (owner, summary) => credits.charge(owner.team, summary.progress.scraped),
+    webhooks,
+  });
   const rate = new RateLimiter(options.limits?.ratePerMinute ?? 0);
   const concurrency = new TeamConcurrency(options.limits?.teamConcurrency ?? 0);
   const app = Fastify({
@@ -120,10 +130,19 @@ export function buildServer(options: ServerOptions): FastifyInstance & { jobs: J
         return send(reply, refusal(429, limited.error, 'RATE_LIMITED'));
       }
     });
-    routes(api, { store, config, jobs, base, credits, concurrency, limits: options.limits ?? {} });
+    routes(api, {
+      store,
+      config,
+      jobs,
+      base,
+      credits,
+      concurrency,
+      webhooks,
+      limits: options.limits ?? {},
+    });
     done();
   });
-  return Object.assign(app, { jobs });
+  return Object.assign(app, { jobs, webhooks });
 }
 
 interface RouteContext {
@@ -133,6 +152,7 @@ interface RouteContext {
   base: (request: FastifyRequest) => string;
   credits: Credits;
   concurrency: TeamConcurrency;
+  webhooks: WebhookSender;
   limits: NonNullable<ServerOptions['limits']>;
 }
 
@@ -155,7 +175,7 @@ const outOfCredits = refusal(
 /** The /v2 routes, registered inside the WebSocket plugin's scope. */
 function routes(
   app: FastifyInstance,
-  { store, config, jobs, base, credits, concurrency, limits }: RouteContext,
+  { store, config, jobs, base, credits, concurrency, limits, webhooks }: RouteContext,
 ): void {
   app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
@@ -181,19 +201,19 @@ function routes(
 
   app.post('/v2/crawl', async (request, reply) => {
     const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
-    if (body.webhook !== undefined) return send(reply, webhooksNotYet);
+    const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     const remaining = await credits.remaining(request.team);
     if (remaining === 0) return send(reply, outOfCredits);
     const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
     // No crawl may spend more than the team has left.
     if (remaining !== undefined) options.limit = Math.min(options.limit ?? 10_000, remaining);
-    const job = await jobs.startCrawl(request.team, body.url, options);
+    const job = await jobs.startCrawl(request.team, body.url, options, webhook);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
 
   app.post('/v2/batch/scrape', async (request, reply) => {
     const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
-    if (body.webhook !== undefined) return send(reply, webhooksNotYet);
+    const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
     if (body.appendToId !== undefined)
       return send(
@@ -204,6 +224,7 @@ function routes(
       request.team,
       body.urls,
       coreOptions(request.body, 'urls', 'webhook', 'appendToId'),
+      webhook,
     );
     return {
       success: true,
@@ -261,6 +282,12 @@ function routes(
       return { success: true, status: 'cancelled' };
     });
 
+    app.get<{ Params: { id: string } }>(`${prefix}/:id/webhooks`, async (request, reply) => {
+      const found = await find(request);
+      if (!found) return send(reply, jobNotFound);
+      return { success: true, deliveries: await webhooks.log(found.job.id) };
+    });
+
     app.get<{ Params: { id: string } }>(`${prefix}/:id/errors`, async (request, reply) => {
       const found = await find(request);
       if (!found) return send(reply, jobNotFound);
@@ -291,11 +318,6 @@ function routes(
 }
 
 const jobNotFound = refusal(404, 'Job not found');
-const webhooksNotYet = refusal(
-  400,
-  'webhook: crawl and batch-scrape webhooks are not supported by this server yet; poll the job status instead',
-  'BAD_REQUEST',
-);
 
 const label = (kind: JobKind) => (kind === 'crawl' ? 'Crawl' : 'Batch scrape');
 

@@ -15,8 +15,13 @@ import {
   type JobSummary,
   type Store,
 } from '@trawl/core';
+import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
+
+/** The event family of a job's webhooks: `crawl.*` or `batch_scrape.*`. */
+const family = (job: Job) => (job.kind === 'crawl' ? 'crawl' : 'batch_scrape');
+const started = { success: true, data: [] };
 
 /** Who started a job, and with what. */
 export interface JobOwner {
@@ -27,6 +32,16 @@ export interface JobOwner {
   createdAt: string;
   /** The options as the request gave them (for `GET /v2/crawl/active`). */
   options: Record<string, unknown>;
+  /** Where the job's events go, if anywhere. */
+  webhook?: WebhookConfig;
+}
+
+/** What the registry tells others about its jobs. */
+export interface JobHooks {
+  /** Runs once per job this process sees end (credits are charged there). */
+  onFinished?: (owner: JobOwner, summary: JobSummary) => Promise<void>;
+  /** Delivers the jobs' webhooks. */
+  webhooks?: WebhookSender;
 }
 
 /** How long a finished job's results stay readable, as the hosted service keeps them. */
@@ -36,24 +51,24 @@ export class JobRegistry {
   readonly #store: Store;
   readonly #config: EngineConfig;
   readonly #running = new Map<string, Job>();
-  readonly #onFinished: ((owner: JobOwner, summary: JobSummary) => Promise<void>) | undefined;
+  readonly #hooks: JobHooks;
 
-  /** `onFinished` runs once per job this process sees end (credits are charged there). */
-  constructor(
-    store: Store,
-    config: EngineConfig,
-    onFinished?: (owner: JobOwner, summary: JobSummary) => Promise<void>,
-  ) {
+  constructor(store: Store, config: EngineConfig, hooks: JobHooks = {}) {
     this.#store = store;
     this.#config = config;
-    this.#onFinished = onFinished;
+    this.#hooks = hooks;
   }
 
   /** Starts a crawl for `team`. @throws BAD_REQUEST / INVALID_URL for bad options */
-  async startCrawl(team: string, url: string, options: CrawlOptions): Promise<Job> {
+  async startCrawl(
+    team: string,
+    url: string,
+    options: CrawlOptions,
+    webhook?: WebhookConfig,
+  ): Promise<Job> {
     const id = crypto.randomUUID();
     const job = crawl(url, options, { store: this.#store, config: this.#config, jobId: id });
-    await this.#own(job, team, { ...options });
+    await this.#own(job, team, { ...options }, webhook);
     return job;
   }
 
@@ -62,14 +77,20 @@ export class JobRegistry {
     team: string,
     urls: string[],
     options: BatchScrapeOptions,
+    webhook?: WebhookConfig,
   ): Promise<Job & { invalidURLs: string[] }> {
     const id = crypto.randomUUID();
     const job = batchScrape(urls, options, { store: this.#store, config: this.#config, jobId: id });
-    await this.#own(job, team, { ...options });
+    await this.#own(job, team, { ...options }, webhook);
     return job;
   }
 
-  async #own(job: Job, team: string, options: Record<string, unknown>): Promise<void> {
+  async #own(
+    job: Job,
+    team: string,
+    options: Record<string, unknown>,
+    webhook: WebhookConfig | undefined,
+  ): Promise<void> {
     const owner: JobOwner = {
       id: job.id,
       team,
@@ -77,18 +98,42 @@ export class JobRegistry {
       url: job.url,
       createdAt: new Date().toISOString(),
       options,
+      ...(webhook ? { webhook } : {}),
     };
     await this.#store.set(ownersNamespace, job.id, owner, { ttlMs: jobRetentionMs * 30 });
-    this.#track(job);
+    if (webhook)
+      void this.#hooks.webhooks?.send(webhook, `${family(job)}.started`, job.id, started);
+    this.#track(job, owner);
   }
 
-  #track(job: Job): void {
+  #track(job: Job, owner: JobOwner | undefined): void {
     this.#running.set(job.id, job);
+    const webhook = owner?.webhook;
+    const sender = this.#hooks.webhooks;
+    if (webhook && sender) {
+      const event = `${family(job)}.page`;
+      job.on(
+        'document',
+        (document) => void sender.send(webhook, event, job.id, pagePayload({ document })),
+      );
+      job.on(
+        'pageError',
+        (error) => void sender.send(webhook, event, job.id, pagePayload({ error })),
+      );
+    }
     // A finished job is read back from the store on demand; keep only running ones in memory.
     void job.done.then(async (summary) => {
       this.#running.delete(job.id);
-      const owner = await this.#store.get<JobOwner>(ownersNamespace, job.id).catch(() => undefined);
-      if (owner && this.#onFinished) await this.#onFinished(owner, summary).catch(() => undefined);
+      if (webhook && sender) {
+        const final = summary.status === 'completed' ? 'completed' : summary.status;
+        void sender.send(webhook, `${family(job)}.${final}`, job.id, {
+          success: summary.status === 'completed',
+          data: [],
+          ...(summary.error ? { error: summary.error } : {}),
+        });
+      }
+      if (owner && this.#hooks.onFinished)
+        await this.#hooks.onFinished(owner, summary).catch(() => undefined);
     });
   }
 
@@ -110,7 +155,7 @@ export class JobRegistry {
     if (running) return { job: running, owner };
     const job = await resumeJob(id, { store: this.#store, config: this.#config });
     if (!job) return undefined;
-    if (job.status === 'scraping') this.#track(job);
+    if (job.status === 'scraping') this.#track(job, owner);
     return { job, owner };
   }
 
@@ -138,7 +183,7 @@ export class JobRegistry {
         if (this.#running.has(key)) continue;
         const job = await resumeJob(key, { store: this.#store, config: this.#config });
         if (job?.status === 'scraping') {
-          this.#track(job);
+          this.#track(job, page.find((entry) => entry.key === key)?.value);
           resumed.push(key);
         }
       }

@@ -84,6 +84,19 @@ function jobErrors(kind: string) {
   };
 }
 
+function deliveries(kind: string) {
+  return {
+    get: {
+      summary: `Webhook deliveries of a ${kind}: event, attempts, outcome`,
+      parameters: [jobId],
+      responses: {
+        '200': { description: '`{ success, deliveries }`' },
+        '404': errorResponse('Job not found'),
+      },
+    },
+  };
+}
+
 let cached: object | undefined;
 
 /** The document served at `GET /v2/openapi.json`. */
@@ -118,6 +131,7 @@ export function openApiDocument(): object {
       '/v2/crawl': post('Start a crawl', crawlRequestSchema, '`{ success, id, url }`'),
       '/v2/crawl/{id}': job('crawl'),
       '/v2/crawl/{id}/errors': jobErrors('crawl'),
+      '/v2/crawl/{id}/webhooks': deliveries('crawl'),
       '/v2/crawl/active': {
         get: {
           summary: "The team's running crawls",
@@ -131,6 +145,7 @@ export function openApiDocument(): object {
       ),
       '/v2/batch/scrape/{id}': job('batch scrape'),
       '/v2/batch/scrape/{id}/errors': jobErrors('batch scrape'),
+      '/v2/batch/scrape/{id}/webhooks': deliveries('batch scrape'),
       '/v2/team/credit-usage': {
         get: {
           summary: 'Credits left',

@@ -29,6 +29,9 @@ const webhookSchema = z.union([
   }),
 ]);
 
+/** The `webhook` field of a crawl or batch-scrape request. */
+export type WebhookInput = z.output<typeof webhookSchema>;
+
 export const scrapeRequestSchema = z.strictObject({ url, ...scrapeOptionsShape, ...wireFields });
 
 export const mapRequestSchema = z.strictObject({ url, ...mapOptionsShape, ...wireFields });
