@@ -249,3 +249,13 @@ describe('GET /v2/openapi.json', () => {
     );
   });
 });
+
+describe('GET /health', () => {
+  it('answers without a key while the store works', async () => {
+    const answer = await call('GET', '/health', undefined, {});
+    expect(answer).toEqual({
+      status: 200,
+      body: { status: 'ok', jobsRunning: expect.any(Number) },
+    });
+  });
+});

@@ -87,7 +87,7 @@ const brokenJson = fc
     }
   });
 
-describe('the /v2 server under random bodies', () => {
+describe('the /v2 server under random bodies and hostile targets', () => {
   it('answers 5,000 random and malformed bodies with 4xx JSON and stays up', async () => {
     const statuses = new Map<number, number>();
     await fc.assert(
@@ -114,4 +114,23 @@ describe('the /v2 server under random bodies', () => {
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(5000);
     expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
   }, 300_000);
+
+  it('refuses private, loopback, link-local and metadata targets with 403 URL_BLOCKED', async () => {
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://localhost/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+      'http://192.168.1.1/admin',
+    ]) {
+      const response = await fetch(`${baseUrl}/v2/scrape`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+      expect(response.status, url).toBe(403);
+      expect(await response.json()).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+    }
+  });
 });

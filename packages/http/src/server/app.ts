@@ -106,7 +106,16 @@ export function buildServer(
 
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-  app.get('/health', () => ({ status: 'ok' }));
+  // Readiness: the store answers (a closed or unreachable store makes every job call fail).
+  app.get('/health', async (request, reply) => {
+    try {
+      await store.get('health', 'probe');
+      return { status: 'ok', jobsRunning: jobs.running.length };
+    } catch (error) {
+      request.log.warn({ err: error }, 'health check: store unavailable');
+      return reply.code(503).send({ status: 'unavailable', error: 'The store does not answer' });
+    }
+  });
 
   void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   void app.register((api, _options, done) => {
