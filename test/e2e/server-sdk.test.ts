@@ -173,6 +173,30 @@ describe('the official SDK against trawl serve', () => {
     ]);
   });
 
+  it('records every scrape, map, crawl and batch scrape for its team', async () => {
+    const doc = await firecrawl.scrape(`${site.url}/articles/5`);
+    const scrapeId = String(doc.metadata?.scrapeId);
+    expect(await server.app.records.get('team-a', scrapeId)).toMatchObject({
+      endpoint: 'scrape',
+      status: 'completed',
+      creditsUsed: 1,
+      url: `${site.url}/articles/5`,
+      finishedAt: expect.any(String),
+    });
+    expect(await server.app.records.get('team-b', scrapeId)).toBeUndefined();
+    const job = await firecrawl.crawl(`${site.url}/`, { limit: 4, pollInterval: 1 });
+    for (let i = 0; i < 50; i++) {
+      if ((await server.app.records.get('team-a', job.id ?? ''))?.status !== 'scraping') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await server.app.records.get('team-a', job.id ?? '')).toMatchObject({
+      endpoint: 'crawl',
+      status: 'completed',
+      creditsUsed: 4,
+    });
+    await expect(firecrawl.scrape('http://127.0.0.1:1/')).rejects.toMatchObject({ status: 500 });
+  });
+
   it('answers the account calls', async () => {
     expect((await firecrawl.getCreditUsage()).remainingCredits).toBeGreaterThan(0);
     const concurrency = await firecrawl.getConcurrency();

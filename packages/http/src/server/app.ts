@@ -10,6 +10,7 @@ import {
   map,
   parseOrThrow,
   scrape,
+  toTrawlError,
   ValidationError,
   type CrawlOptions,
   type EngineConfig,
@@ -21,6 +22,7 @@ import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { Credits, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
+import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import {
@@ -61,7 +63,7 @@ const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
 export function buildServer(
   options: ServerOptions,
-): FastifyInstance & { jobs: JobRegistry; webhooks: WebhookSender } {
+): FastifyInstance & { jobs: JobRegistry; webhooks: WebhookSender; records: RequestRecords } {
   const { store, config, keys } = options;
   const credits = new Credits(store, options.limits?.teamCredits);
   const webhooks = new WebhookSender(store, {
@@ -69,8 +71,16 @@ export function buildServer(
     ...options.webhooks,
   });
   // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
+  const records = new RequestRecords(store);
   const jobs = new JobRegistry(store, config, {
-    onFinished: (owner, summary) => credits.charge(owner.team, summary.progress.scraped),
+    onFinished: async (owner, summary) => {
+      await credits.charge(owner.team, summary.progress.scraped);
+      await records.finish(owner.id, {
+        status: summary.status,
+        creditsUsed: summary.progress.scraped,
+        ...(summary.error ? { error: summary.error } : {}),
+      });
+    },
     webhooks,
   });
   const rate = new RateLimiter(options.limits?.ratePerMinute ?? 0);
@@ -147,11 +157,12 @@ export function buildServer(
       credits,
       concurrency,
       webhooks,
+      records,
       limits: options.limits ?? {},
     });
     done();
   });
-  return Object.assign(app, { jobs, webhooks });
+  return Object.assign(app, { jobs, webhooks, records });
 }
 
 interface RouteContext {
@@ -162,6 +173,7 @@ interface RouteContext {
   credits: Credits;
   concurrency: TeamConcurrency;
   webhooks: WebhookSender;
+  records: RequestRecords;
   limits: NonNullable<ServerOptions['limits']>;
 }
 
@@ -175,6 +187,27 @@ function rateModeOf(method: string, url: string): RateMode {
   return 'crawlStatus';
 }
 
+/** Runs a request's work, recording it completed (one credit) or failed with its code. */
+async function recorded<T>(
+  records: RequestRecords,
+  id: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    const result = await work();
+    await records.finish(id, { status: 'completed', creditsUsed: 1 });
+    return result;
+  } catch (error) {
+    const failure = toTrawlError(error);
+    await records.finish(id, {
+      status: 'failed',
+      creditsUsed: 0,
+      error: `${failure.code}: ${failure.message}`,
+    });
+    throw error;
+  }
+}
+
 const outOfCredits = refusal(
   402,
   'Insufficient credits to perform this request. Ask the operator for more credits (TRAWL_TEAM_CREDITS).',
@@ -184,14 +217,18 @@ const outOfCredits = refusal(
 /** The /v2 routes, registered inside the WebSocket plugin's scope. */
 function routes(
   app: FastifyInstance,
-  { store, config, jobs, base, credits, concurrency, limits, webhooks }: RouteContext,
+  { store, config, jobs, base, credits, concurrency, limits, webhooks, records }: RouteContext,
 ): void {
   app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
     if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
-    const { result: data, waitedMs } = await concurrency.run(request.team, () =>
-      scrape(body.url, coreOptions(request.body, 'url'), { store, config }),
+    const record = await records.start(request.team, 'scrape', body.url);
+    const { result: data, waitedMs } = await recorded(records, record.id, () =>
+      concurrency.run(request.team, () =>
+        scrape(body.url, coreOptions(request.body, 'url'), { store, config }),
+      ),
     );
+    data.metadata.scrapeId = record.id;
     if (waitedMs > 0) {
       data.metadata.concurrencyLimited = true;
       data.metadata.concurrencyQueueDurationMs = waitedMs;
@@ -203,9 +240,12 @@ function routes(
   app.post('/v2/map', async (request, reply) => {
     const body = parseOrThrow(mapRequestSchema, request.body ?? {}, 'map request');
     if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
-    const result = await map(body.url, coreOptions(request.body, 'url'), { config });
+    const record = await records.start(request.team, 'map', body.url);
+    const result = await recorded(records, record.id, () =>
+      map(body.url, coreOptions(request.body, 'url'), { config }),
+    );
     await credits.charge(request.team, 1);
-    return { success: true, links: result.links };
+    return { success: true, id: record.id, links: result.links };
   });
 
   app.post('/v2/crawl', async (request, reply) => {
@@ -217,6 +257,7 @@ function routes(
     // No crawl may spend more than the team has left.
     if (remaining !== undefined) options.limit = Math.min(options.limit ?? 10_000, remaining);
     const job = await jobs.startCrawl(request.team, body.url, options, webhook);
+    await records.start(request.team, 'crawl', body.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
 
@@ -235,6 +276,7 @@ function routes(
       coreOptions(request.body, 'urls', 'webhook', 'appendToId'),
       webhook,
     );
+    await records.start(request.team, 'batch_scrape', job.url, job.id);
     return {
       success: true,
       id: job.id,
