@@ -159,6 +159,16 @@ describe('error answers of the /v2 server', () => {
     });
   });
 
+  it('409: a second crawl with the same x-idempotency-key', async () => {
+    const headers = { authorization: `Bearer ${key}`, 'x-idempotency-key': crypto.randomUUID() };
+    const body = { url: `${fixture}/articles/plain.html`, limit: 1 };
+    expect((await call('POST', '/v2/crawl', body, headers)).status).toBe(200);
+    expect(await call('POST', '/v2/crawl', body, headers)).toEqual({
+      status: 409,
+      body: { success: false, error: 'Idempotency key already used' },
+    });
+  });
+
   it('400 for a webhook URL with credentials or of another scheme', async () => {
     const credentials = await call('POST', '/v2/crawl', {
       url: `${fixture}/`,

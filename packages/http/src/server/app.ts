@@ -20,7 +20,7 @@ import {
 } from '@trawl/core';
 import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
-import { Credits, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
+import { Credits, IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
@@ -158,6 +158,7 @@ export function buildServer(
       concurrency,
       webhooks,
       records,
+      idempotency: new IdempotencyKeys(store),
       limits: options.limits ?? {},
     });
     done();
@@ -174,6 +175,7 @@ interface RouteContext {
   concurrency: TeamConcurrency;
   webhooks: WebhookSender;
   records: RequestRecords;
+  idempotency: IdempotencyKeys;
   limits: NonNullable<ServerOptions['limits']>;
 }
 
@@ -208,6 +210,13 @@ async function recorded<T>(
   }
 }
 
+const keyAlreadyUsed = refusal(409, 'Idempotency key already used');
+/** The `x-idempotency-key` header of a request, if any. */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-idempotency-key'];
+  return (Array.isArray(header) ? header[0] : header) || undefined;
+}
+
 const outOfCredits = refusal(
   402,
   'Insufficient credits to perform this request. Ask the operator for more credits (TRAWL_TEAM_CREDITS).',
@@ -217,7 +226,18 @@ const outOfCredits = refusal(
 /** The /v2 routes, registered inside the WebSocket plugin's scope. */
 function routes(
   app: FastifyInstance,
-  { store, config, jobs, base, credits, concurrency, limits, webhooks, records }: RouteContext,
+  {
+    store,
+    config,
+    jobs,
+    base,
+    credits,
+    concurrency,
+    limits,
+    webhooks,
+    records,
+    idempotency,
+  }: RouteContext,
 ): void {
   app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
@@ -253,6 +273,8 @@ function routes(
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     const remaining = await credits.remaining(request.team);
     if (remaining === 0) return send(reply, outOfCredits);
+    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
+      return send(reply, keyAlreadyUsed);
     const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
     // No crawl may spend more than the team has left.
     if (remaining !== undefined) options.limit = Math.min(options.limit ?? 10_000, remaining);
@@ -265,6 +287,8 @@ function routes(
     const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
+    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
+      return send(reply, keyAlreadyUsed);
     if (body.appendToId !== undefined)
       return send(
         reply,

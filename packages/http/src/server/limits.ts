@@ -139,3 +139,30 @@ export class Credits {
     return this.#writes;
   }
 }
+
+/** A team's idempotency keys are remembered for a day, as long as its job results. */
+const idempotencyTtlMs = 24 * 60 * 60 * 1000;
+
+/** `x-idempotency-key` of job-starting requests: each key starts at most one job per team. */
+export class IdempotencyKeys {
+  readonly #store: Store;
+  // Claims run one after another, so two requests with one key cannot both read "unused".
+  #claims: Promise<unknown> = Promise.resolve();
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  /** Claims `key` for `team`; false when the team used it before. No key: always true. */
+  claim(team: string, key: string | undefined): Promise<boolean> {
+    if (key === undefined) return Promise.resolve(true);
+    const id = `${team}\u0000${key}`;
+    const claim = this.#claims.then(async () => {
+      if ((await this.#store.get('idempotency', id)) !== undefined) return false;
+      await this.#store.set('idempotency', id, true, { ttlMs: idempotencyTtlMs });
+      return true;
+    });
+    this.#claims = claim.catch(() => undefined);
+    return claim;
+  }
+}
