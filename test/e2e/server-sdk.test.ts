@@ -40,19 +40,28 @@ async function startServer(keys: ApiKeys) {
 }
 
 let site: ArticleSite;
-let server: Awaited<ReturnType<typeof startServer>>;
-let firecrawl: Firecrawl;
 beforeAll(async () => {
   site = await startArticleSite(40);
-  server = await startServer(ApiKeys.parse(`team-a:${key},team-b:${otherKey}`));
-  firecrawl = new Firecrawl({ apiKey: key, apiUrl: server.url });
 });
-afterAll(async () => {
-  await server.close();
-  await site.close();
-});
+afterAll(() => site.close());
 
-describe('the official SDK against trawl serve', () => {
+/** The suite runs twice: against a server with team keys, and against a keyless one. */
+const modes = [
+  { name: 'with a key', keys: `team-a:${key},team-b:${otherKey}`, apiKey: key, team: 'team-a' },
+  // The SDK sends no Authorization header at all without a key (and polls instead of watching).
+  { name: 'keyless', keys: undefined, apiKey: '', team: 'default' },
+];
+
+describe.each(modes)('the official SDK against trawl serve, $name', (mode) => {
+  const keyed = mode.apiKey !== '';
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let firecrawl: Firecrawl;
+  beforeAll(async () => {
+    server = await startServer(ApiKeys.parse(mode.keys));
+    firecrawl = new Firecrawl({ apiKey: mode.apiKey, apiUrl: server.url });
+  });
+  afterAll(() => server.close());
+
   it('scrapes a page to markdown with metadata', async () => {
     const doc = await firecrawl.scrape(`${fixture}/articles/heavy-boilerplate.html`, {
       formats: ['markdown', 'links'],
@@ -82,7 +91,7 @@ describe('the official SDK against trawl serve', () => {
     expect(started.url).toBe(`${server.url}/v2/crawl/${started.id}`);
     await waitFor(async () => (await firecrawl.getCrawlStatus(started.id)).status === 'completed');
     const response = await fetch(`${server.url}/v2/crawl/${started.id}?limit=15`, {
-      headers: { authorization: `Bearer ${key}` },
+      headers: keyed ? { authorization: `Bearer ${key}` } : {},
     });
     const first = (await response.json()) as { data: unknown[]; next?: string };
     expect(first.data).toHaveLength(15);
@@ -100,7 +109,7 @@ describe('the official SDK against trawl serve', () => {
       const active = await firecrawl.getActiveCrawls();
       expect(active.crawls.map((crawl) => crawl.id)).toContain(started.id);
       expect(active.crawls.find((crawl) => crawl.id === started.id)).toMatchObject({
-        teamId: 'team-a',
+        teamId: mode.team,
         url: `${slow.url}/`,
       });
       expect(await firecrawl.cancelCrawl(started.id)).toBe(true);
@@ -140,26 +149,29 @@ describe('the official SDK against trawl serve', () => {
     expect(new Set(documents).size).toBe(25);
   });
 
-  it('closes the watcher socket of a job the key does not own, and refuses a wrong key', async () => {
-    const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
-    const socket = new WebSocket(
-      `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
-      otherKey,
-    );
-    const closed = await new Promise<CloseEvent>((resolve) =>
-      socket.addEventListener('close', resolve),
-    );
-    expect(closed.code).toBe(1008);
-    const refused = new WebSocket(
-      `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
-      'fc-wrong',
-    );
-    const failed = await new Promise<string>((resolve) => {
-      refused.addEventListener('error', () => resolve('error'));
-      refused.addEventListener('open', () => resolve('open'));
-    });
-    expect(failed).toBe('error');
-  });
+  it.runIf(keyed)(
+    'closes the watcher socket of a job the key does not own, and refuses a wrong key',
+    async () => {
+      const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
+      const socket = new WebSocket(
+        `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
+        otherKey,
+      );
+      const closed = await new Promise<CloseEvent>((resolve) =>
+        socket.addEventListener('close', resolve),
+      );
+      expect(closed.code).toBe(1008);
+      const refused = new WebSocket(
+        `${server.url.replace('http', 'ws')}/v2/crawl/${started.id}`,
+        'fc-wrong',
+      );
+      const failed = await new Promise<string>((resolve) => {
+        refused.addEventListener('error', () => resolve('error'));
+        refused.addEventListener('open', () => resolve('open'));
+      });
+      expect(failed).toBe('error');
+    },
+  );
 
   it('batch scrapes a list of URLs, reporting invalid ones', async () => {
     const urls = [`${site.url}/articles/1`, `${site.url}/articles/2`, 'not a url'];
@@ -176,7 +188,7 @@ describe('the official SDK against trawl serve', () => {
   it('records every scrape, map, crawl and batch scrape for its team', async () => {
     const doc = await firecrawl.scrape(`${site.url}/articles/5`);
     const scrapeId = String(doc.metadata?.scrapeId);
-    expect(await server.app.records.get('team-a', scrapeId)).toMatchObject({
+    expect(await server.app.records.get(mode.team, scrapeId)).toMatchObject({
       endpoint: 'scrape',
       status: 'completed',
       creditsUsed: 1,
@@ -186,10 +198,10 @@ describe('the official SDK against trawl serve', () => {
     expect(await server.app.records.get('team-b', scrapeId)).toBeUndefined();
     const job = await firecrawl.crawl(`${site.url}/`, { limit: 4, pollInterval: 1 });
     for (let i = 0; i < 50; i++) {
-      if ((await server.app.records.get('team-a', job.id ?? ''))?.status !== 'scraping') break;
+      if ((await server.app.records.get(mode.team, job.id ?? ''))?.status !== 'scraping') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(await server.app.records.get('team-a', job.id ?? '')).toMatchObject({
+    expect(await server.app.records.get(mode.team, job.id ?? '')).toMatchObject({
       endpoint: 'crawl',
       status: 'completed',
       creditsUsed: 4,
@@ -203,41 +215,31 @@ describe('the official SDK against trawl serve', () => {
     expect(concurrency.maxConcurrency).toBeGreaterThan(0);
   });
 
-  it('keeps teams apart: another team gets 404 for a crawl it does not own', async () => {
-    const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
-    const other = new Firecrawl({ apiKey: otherKey, apiUrl: server.url });
-    await expect(other.getCrawlStatus(started.id)).rejects.toMatchObject({ status: 404 });
-    await expect(other.cancelCrawl(started.id)).rejects.toMatchObject({ status: 404 });
-    expect((await other.getActiveCrawls()).crawls).toEqual([]);
-  });
+  it.runIf(keyed)(
+    'keeps teams apart: another team gets 404 for a crawl it does not own',
+    async () => {
+      const started = await firecrawl.startCrawl(`${site.url}/`, { limit: 2 });
+      const other = new Firecrawl({ apiKey: otherKey, apiUrl: server.url });
+      await expect(other.getCrawlStatus(started.id)).rejects.toMatchObject({ status: 404 });
+      await expect(other.cancelCrawl(started.id)).rejects.toMatchObject({ status: 404 });
+      expect((await other.getActiveCrawls()).crawls).toEqual([]);
+    },
+  );
 
-  it('refuses a bad key with 401 and a bad body with 400 naming the field', async () => {
-    const wrong = new Firecrawl({ apiKey: 'fc-wrong', apiUrl: server.url });
-    await expect(wrong.scrape(`${site.url}/`)).rejects.toMatchObject({
-      status: 401,
-      message: 'Unauthorized: Invalid token',
-    });
+  it('refuses a bad key with 401 (when keyed) and a bad body with 400 naming the field', async () => {
+    if (keyed) {
+      const wrong = new Firecrawl({ apiKey: 'fc-wrong', apiUrl: server.url });
+      await expect(wrong.scrape(`${site.url}/`)).rejects.toMatchObject({
+        status: 401,
+        message: 'Unauthorized: Invalid token',
+      });
+    }
     await expect(
       firecrawl.startCrawl(`${site.url}/`, { includePaths: ['(unclosed'] }),
     ).rejects.toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     await expect(firecrawl.map(`${site.url}/`, { limit: 0 })).rejects.toMatchObject({
       status: 400,
     });
-  });
-});
-
-describe('a keyless server', () => {
-  it('serves the SDK without a key', async () => {
-    const keyless = await startServer(ApiKeys.parse(undefined));
-    try {
-      const client = new Firecrawl({ apiKey: '', apiUrl: keyless.url });
-      const doc = await client.scrape(`${site.url}/articles/3`);
-      expect(doc.markdown).toMatch(/^# Article 3/);
-      const job = await client.crawl(`${site.url}/`, { limit: 3, pollInterval: 1 });
-      expect(job.data).toHaveLength(3);
-    } finally {
-      await keyless.close();
-    }
   });
 });
 
