@@ -90,8 +90,6 @@ export function buildServer(
     bodyLimit: 10 * 1024 * 1024,
     // Keep-alive clients (the SDK's axios) must not hold a shutdown open.
     forceCloseConnections: true,
-    // Ids in logs: the request id Fastify assigns, and the exception id of a 500.
-    disableRequestLogging: false,
   });
   app.decorateRequest('team', '');
 
