@@ -9,7 +9,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,14 +16,6 @@ import autocannon from 'autocannon';
 import { startGeneratedSite } from './lib/generated-site.ts';
 
 const bin = join(import.meta.dirname, '../packages/http/src/bin.ts');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Measured {
   name: string;
@@ -57,15 +48,13 @@ export async function runHttpBench(argv: string[]): Promise<number> {
   const duration = Number(values.duration);
   const site = await startGeneratedSite({ pages });
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-http-'));
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
   const server = spawn(
     process.execPath,
     ['--max-semi-space-size=8', '--conditions=development', bin, 'serve'],
     {
       env: {
         ...process.env,
-        PORT: String(port),
+        PORT: '0',
         TRAWL_DATA_DIR: dataDir,
         TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
         TRAWL_LOG_LEVEL: 'warn',
@@ -74,9 +63,10 @@ export async function runHttpBench(argv: string[]): Promise<number> {
     },
   );
   try {
-    await new Promise<void>((resolve, reject) => {
+    const api = await new Promise<string>((resolve, reject) => {
       server.stderr.setEncoding('utf8').on('data', (text: string) => {
-        if (text.includes('server on')) resolve();
+        const address = /server on (http:\/\/[\d.]+:\d+)/.exec(text);
+        if (address?.[1]) resolve(address[1]);
       });
       server.once('exit', (code) => reject(new Error(`trawl serve exited ${code}`)));
     });

@@ -5,7 +5,6 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,16 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Starts `trawl serve` and resolves once it prints its address. */
-async function serve(dataDir: string, port: number, apiKeys = key): Promise<ChildProcess> {
+/**
+ * Starts `trawl serve` (port 0: any free one) and resolves once it prints its address, with the
+ * process and the port it took.
+ */
+async function serve(
+  dataDir: string,
+  port: number,
+  apiKeys = key,
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
     env: {
       ...process.env,
@@ -43,20 +41,23 @@ async function serve(dataDir: string, port: number, apiKeys = key): Promise<Chil
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  await new Promise<void>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      if (stderr.includes('Trawl /v2 server on')) resolve();
+      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (address) resolve(Number(address[1]));
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  return child;
+  return { child, port: listening };
 }
 
 describe('trawl serve', () => {
   it('resumes a crawl after being killed, and the results are complete', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-serve-restart-'));
-    const port = await freePort();
+    const first = await serve(dataDir, 0);
+    let server = first.child;
+    const port = first.port;
     const api = `http://127.0.0.1:${port}`;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const status = async (id: string, skip = 0) =>
@@ -68,7 +69,6 @@ describe('trawl serve', () => {
         next?: string;
       };
 
-    let server = await serve(dataDir, port);
     const started = (await (
       await fetch(`${api}/v2/crawl`, {
         method: 'POST',
@@ -86,7 +86,8 @@ describe('trawl serve', () => {
     server.kill('SIGKILL');
     await killed;
 
-    server = await serve(dataDir, port);
+    // The same port: the client keeps the URL it was given.
+    server = (await serve(dataDir, port)).child;
     try {
       let final = await status(started.id);
       for (let i = 0; i < 300 && final.status === 'scraping'; i++) {
@@ -125,8 +126,7 @@ describe('trawl serve', () => {
     expect(listed.stdout).toMatch(new RegExp(`^ops\\t${newKey.slice(0, 8)}…\\t\\d{4}-`));
     expect(listed.stdout).not.toContain(newKey);
 
-    const port = await freePort();
-    const server = await serve(dataDir, port, '');
+    const { child: server, port } = await serve(dataDir, 0, '');
     try {
       const active = (headers: Record<string, string>) =>
         fetch(`http://127.0.0.1:${port}/v2/crawl/active`, { headers });

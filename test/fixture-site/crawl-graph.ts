@@ -20,6 +20,11 @@ export const crawlGraphHosts = [
   'oddrobots.test',
 ] as const;
 
+/** `hostAddresses` for `new HttpFetcher(...)`: every graph host on 127.0.0.1. */
+export const crawlGraphAddresses: Record<string, string> = Object.fromEntries(
+  crawlGraphHosts.map((host) => [host, '127.0.0.1']),
+);
+
 /** One request the server saw. */
 export interface SeenRequest {
   host: string;

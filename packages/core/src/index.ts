@@ -75,7 +75,7 @@ export type {
   StoreEntry,
   StoreCapabilities,
 } from './interfaces/store.ts';
-export { defaultListLimit } from './interfaces/store.ts';
+export { defaultListLimit, scanStore } from './interfaces/store.ts';
 export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';

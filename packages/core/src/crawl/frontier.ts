@@ -16,7 +16,7 @@
  * exists is either complete (result present: drop the entry) or is redone into the same slot.
  */
 import type { Document } from '../document.ts';
-import type { Store } from '../interfaces/store.ts';
+import { scanStore, type Store, type StoreEntry } from '../interfaces/store.ts';
 import type { JobError, JobKind, JobProgress, JobStatus } from './types.ts';
 
 /** Namespace of the job records. */
@@ -59,7 +59,6 @@ export type Outcome =
   { kind: 'document'; ordinal: number } | { kind: 'error' } | { kind: 'dropped'; reason: string };
 
 const pad = (n: number) => n.toString().padStart(12, '0');
-const listBatch = 500;
 
 /** The store-side half of a running job. */
 export class JobState {
@@ -171,18 +170,8 @@ export class JobState {
   }
 
   /** Every entry under `prefix`, read in batches. */
-  async *scan<T>(prefix: string): AsyncGenerator<{ key: string; value: T }> {
-    let after: string | undefined;
-    for (;;) {
-      const entries = await this.store.list<T>(this.namespace, {
-        prefix,
-        ...(after === undefined ? {} : { after }),
-        limit: listBatch,
-      });
-      yield* entries;
-      if (entries.length < listBatch) return;
-      after = entries.at(-1)?.key;
-    }
+  scan<T>(prefix: string): AsyncGenerator<StoreEntry<T>> {
+    return scanStore<T>(this.store, this.namespace, prefix);
   }
 
   /** Everything the job stored about pages, for an operator who deletes it. */

@@ -59,3 +59,28 @@ export interface StoreCapabilities {
   /** Several processes may share the store safely. */
   shared: boolean;
 }
+
+/** Page size of {@link scanStore}. */
+const scanBatch = 500;
+
+/**
+ * Every live entry of a namespace (under `prefix`), in key order, read in pages so that a large
+ * namespace never sits in memory at once.
+ */
+export async function* scanStore<T>(
+  store: Store,
+  namespace: string,
+  prefix = '',
+): AsyncGenerator<StoreEntry<T>> {
+  let after: string | undefined;
+  for (;;) {
+    const entries = await store.list<T>(namespace, {
+      prefix,
+      ...(after === undefined ? {} : { after }),
+      limit: scanBatch,
+    });
+    yield* entries;
+    if (entries.length < scanBatch) return;
+    after = entries.at(-1)?.key;
+  }
+}

@@ -15,7 +15,7 @@ import {
   type JobSummary,
 } from '@trawl/core';
 import {
-  crawlGraphHosts,
+  crawlGraphAddresses,
   startCrawlGraph,
   type CrawlGraph,
 } from '../../../../test/fixture-site/crawl-graph.ts';
@@ -26,9 +26,7 @@ let site: string;
 
 beforeAll(async () => {
   graph = await startCrawlGraph();
-  fetcher = new HttpFetcher({
-    hostAddresses: Object.fromEntries(crawlGraphHosts.map((host) => [host, '127.0.0.1'])),
-  });
+  fetcher = new HttpFetcher({ hostAddresses: crawlGraphAddresses });
   site = graph.origin('site.test');
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { HttpFetcher, map, TrawlError, type MapOptions } from '@trawl/core';
 import {
-  crawlGraphHosts,
+  crawlGraphAddresses,
   startCrawlGraph,
   type CrawlGraph,
 } from '../../../../test/fixture-site/crawl-graph.ts';
@@ -16,9 +16,7 @@ let site: string;
 
 beforeAll(async () => {
   graph = await startCrawlGraph();
-  fetcher = new HttpFetcher({
-    hostAddresses: Object.fromEntries(crawlGraphHosts.map((host) => [host, '127.0.0.1'])),
-  });
+  fetcher = new HttpFetcher({ hostAddresses: crawlGraphAddresses });
   site = graph.origin('site.test');
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
  * (the official SDK then sends no Authorization header at all).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { ValidationError, type Store } from '@trawl/core';
+import { scanStore, ValidationError, type Store } from '@trawl/core';
 
 /** The team every request belongs to on a keyless server, and of a bare key. */
 export const defaultTeam = 'default';
@@ -37,16 +37,7 @@ export async function createApiKey(store: Store, team: string): Promise<string> 
 /** Every stored key (without the keys), oldest first. */
 export async function listApiKeys(store: Store): Promise<StoredKey[]> {
   const keys: StoredKey[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await store.list<StoredKey>(keysNamespace, {
-      limit: 500,
-      ...(after !== undefined ? { after } : {}),
-    });
-    keys.push(...page.map((entry) => entry.value));
-    if (page.length < 500) break;
-    after = page.at(-1)?.key;
-  }
+  for await (const { value } of scanStore<StoredKey>(store, keysNamespace)) keys.push(value);
   return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -57,16 +48,10 @@ export class ApiKeys {
   /** The keys of `TRAWL_API_KEYS` and those `trawl keys create` stored. */
   static async load(store: Store, spec: string | undefined): Promise<ApiKeys> {
     const keys = ApiKeys.parse(spec);
-    let after: string | undefined;
-    for (;;) {
-      const page = await store.list<StoredKey>(keysNamespace, {
-        limit: 500,
-        ...(after !== undefined ? { after } : {}),
-      });
-      for (const { key: hash, value } of page) keys.#teams.set(hash, value.team);
-      if (page.length < 500) return keys;
-      after = page.at(-1)?.key;
+    for await (const { key: hash, value } of scanStore<StoredKey>(store, keysNamespace)) {
+      keys.#teams.set(hash, value.team);
     }
+    return keys;
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   batchScrape,
   crawl,
   resumeJob,
+  scanStore,
   type BatchScrapeOptions,
   type CrawlOptions,
   type EngineConfig,
@@ -173,23 +174,15 @@ export class JobRegistry {
   /** Resumes every job that was running when the process stopped. Resolves with their ids. */
   async restore(): Promise<string[]> {
     const resumed: string[] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await this.#store.list<JobOwner>(ownersNamespace, {
-        limit: 500,
-        ...(after !== undefined ? { after } : {}),
-      });
-      for (const { key } of page) {
-        if (this.#running.has(key)) continue;
-        const job = await resumeJob(key, { store: this.#store, config: this.#config });
-        if (job?.status === 'scraping') {
-          this.#track(job, page.find((entry) => entry.key === key)?.value);
-          resumed.push(key);
-        }
+    for await (const { key, value } of scanStore<JobOwner>(this.#store, ownersNamespace)) {
+      if (this.#running.has(key)) continue;
+      const job = await resumeJob(key, { store: this.#store, config: this.#config });
+      if (job?.status === 'scraping') {
+        this.#track(job, value);
+        resumed.push(key);
       }
-      if (page.length < 500) return resumed;
-      after = page.at(-1)?.key;
     }
+    return resumed;
   }
 
   /** Running jobs, for a graceful shutdown. */
