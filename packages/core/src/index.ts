@@ -16,6 +16,8 @@ export { HttpFetcher, isPrivateAddress } from './scrape/fetch-http.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';
+export { parse, parseOptionsSchema, maxParseBytes } from './parse/index.ts';
+export type { ParseOptions } from './parse/index.ts';
 export { parseOrThrow } from './internal/zod.ts';
 export type { MapResult } from './map/index.ts';
 export type { MapLink } from './map/rank.ts';

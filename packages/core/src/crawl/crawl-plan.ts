@@ -11,13 +11,14 @@ import type { JobPlan, JobRunner, PageVerdict } from './job.ts';
 import type { ResolvedCrawlOptions } from './options.ts';
 import { loadRobots, robotsAgentToken, type RobotsRules } from './robots.ts';
 import { isSitemapUrl, loadSitemaps } from './sitemap.ts';
-import { CrawlScope, fetchableUrl, urlKey, type UrlKeyOptions } from './url-filter.ts';
+import { parseableDocumentExtensions } from '../parse/detect.ts';
+import { CrawlScope, extensionOf, fetchableUrl, urlKey, type UrlKeyOptions } from './url-filter.ts';
 import { STATUS_CODES } from 'node:http';
 
 const robotsWarning =
   'One or more pages were unable to be crawled because the robots.txt file prevented this. Set ignoreRobotsTxt to crawl them if you are allowed to.';
 const documentsNeedParse =
-  'skipped: documents (PDF, DOCX, XLSX …) are read by the parse capability, which this Trawl build does not include yet';
+  'skipped: parsing this kind of document (PDF, PPTX, DOC, XLS, ODT, RTF, EPUB) is not available yet; DOCX and XLSX links are crawled';
 
 /** The crawl side of a job. */
 export class CrawlPlan implements JobPlan {
@@ -211,11 +212,11 @@ export class CrawlPlan implements JobPlan {
       if (!parsed) continue;
       const url = fetchableUrl(parsed, this.#options.ignoreQueryParameters);
       const refusal = this.#scope.refuse(url, fromInternal);
-      if (refusal === 'document') {
+      if (refusal === 'document' && !parseableDocumentExtensions.has(extensionOf(url))) {
         await this.#skipDocument(job, url);
         continue;
       }
-      if (refusal) continue;
+      if (refusal && refusal !== 'document') continue;
       const key = urlKey(url, this.#keyOptions);
       if (this.#seen.has(key)) continue;
       this.#seen.add(key);

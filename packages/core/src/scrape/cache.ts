@@ -20,6 +20,8 @@ export interface CachedPage {
   charset: string;
   /** When it was fetched, ms since the epoch. */
   fetchedAt: number;
+  /** Set when the response was a document: its kind; `text` is then the document's HTML. */
+  parsedFrom?: string;
 }
 
 /** The cache key of a request: the URL without its fragment, plus what changes the response. */

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
 import type { Document, DocumentMetadata } from '../document.ts';
 import {
+  ContentTooLargeError,
   FetchError,
   NotConfiguredError,
   NotFoundError,
@@ -13,6 +14,8 @@ import {
   UnsupportedTypeError,
 } from '../errors.ts';
 import type { Fetcher, FetchResponse } from '../interfaces/fetcher.ts';
+import { detectKind, type FileKind } from '../parse/detect.ts';
+import { toHtml } from '../parse/to-html.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
@@ -93,7 +96,7 @@ export async function runScrapeDetailed(
       );
       proxyUsed = fetched.proxyUsed;
       retryAfterMs = parseRetryAfter(fetched.response.headers['retry-after']);
-      page = toCachedPage(fetched.response, request.target);
+      page = await toCachedPage(fetched.response, request.target);
       const mayStore =
         options.storeInCache &&
         !options.headers &&
@@ -316,8 +319,32 @@ async function readCacheOnly(
   );
 }
 
-function toCachedPage(response: FetchResponse, requested: URL): CachedPage {
+async function toCachedPage(response: FetchResponse, requested: URL): Promise<CachedPage> {
   const contentType = response.headers['content-type'];
+  const documentKind = detectDocument(response.body, contentType, response.url);
+  if (documentKind) {
+    // A document is parsed once, at fetch time; the cache keeps its HTML, like a page's.
+    let html: string;
+    try {
+      html = await toHtml(documentKind, response.body);
+    } catch (error) {
+      if (error instanceof ContentTooLargeError) throw error;
+      // The file is the site's, not the caller's: an unreadable one is not a bad request.
+      throw new UnsupportedTypeError(`${requested.href}: ${(error as Error).message}`, {
+        cause: error,
+        details: { contentType: contentType ?? null, kind: documentKind },
+      });
+    }
+    return {
+      url: response.url.href,
+      status: response.status,
+      contentType: 'text/html; charset=utf-8',
+      text: html,
+      charset: 'utf-8',
+      fetchedAt: Date.now(),
+      parsedFrom: documentKind,
+    };
+  }
   const kind = classifyBody(contentType, response.body);
   if (kind.type === 'unsupported') {
     throw new UnsupportedTypeError(`${requested.href} ${kind.reason}`, {
@@ -340,6 +367,25 @@ type BodyKind =
 
 const documentTypes =
   /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.ms-|vnd\.oasis|rtf|epub)/;
+
+/**
+ * The document kind of a response, when it is a document: by content type, by a document's
+ * magic bytes (PDF, ZIP packages), or by a document extension on a binary response.
+ */
+function detectDocument(
+  body: Uint8Array,
+  contentType: string | undefined,
+  url: URL,
+): FileKind | undefined {
+  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const magic = body.length >= 4 && (body[0] === 0x25 || body[0] === 0x50);
+  if (!documentTypes.test(mime) && !magic) return undefined;
+  const kind = detectKind(body, mime, url.pathname);
+  const documentKinds: FileKind[] = ['pdf', 'docx', 'xlsx', 'pptx', 'odt'];
+  if (documentKinds.includes(kind)) return kind;
+  // A document content type on bytes we cannot place: say so rather than show binary.
+  return documentTypes.test(mime) ? 'unknown' : undefined;
+}
 
 function classifyBody(contentType: string | undefined, body: Uint8Array): BodyKind {
   const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -389,6 +435,15 @@ function convertByType(
   collectLinks: boolean,
 ): Conversion {
   const kind = classifyBody(page.contentType, new TextEncoder().encode(page.text.slice(0, 512)));
+  // A parsed document is all content: main-content extraction is for web pages.
+  if (page.parsedFrom)
+    return convertHtml(
+      page.text,
+      page.url,
+      { ...options, onlyMainContent: false },
+      redaction,
+      collectLinks,
+    );
   if (kind.type !== 'text')
     return convertHtml(page.text, page.url, options, redaction, collectLinks);
   // A text response is its own content: markdown as is, other text in a fenced block.

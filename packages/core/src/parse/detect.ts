@@ -1,0 +1,103 @@
+/**
+ * What kind of file a parse input is: from its bytes first (magic numbers, and for ZIP packages
+ * the names inside), then its content type, then its file name's extension.
+ */
+import { listZipEntries } from './zip.ts';
+
+/** The kinds `parse()` tells apart. */
+export type FileKind =
+  | 'pdf'
+  | 'docx'
+  | 'xlsx'
+  | 'pptx'
+  | 'odt'
+  | 'html'
+  | 'csv'
+  | 'tsv'
+  | 'markdown'
+  | 'json'
+  | 'xml'
+  | 'text'
+  | 'unknown';
+
+const byContentType: [RegExp, FileKind][] = [
+  [/^application\/pdf\b/, 'pdf'],
+  [/wordprocessingml\.document/, 'docx'],
+  [/spreadsheetml\.sheet/, 'xlsx'],
+  [/presentationml\.presentation/, 'pptx'],
+  [/opendocument\.text/, 'odt'],
+  [/^text\/html\b|^application\/xhtml\+xml\b/, 'html'],
+  [/^text\/csv\b/, 'csv'],
+  [/^text\/tab-separated-values\b/, 'tsv'],
+  [/^text\/markdown\b/, 'markdown'],
+  [/^application\/(?:[\w.+-]+\+)?json\b/, 'json'],
+  [/^(?:application|text)\/(?:[\w.+-]+\+)?xml\b/, 'xml'],
+  [/^text\/plain\b/, 'text'],
+];
+
+const byExtension: Record<string, FileKind> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  xlsx: 'xlsx',
+  pptx: 'pptx',
+  odt: 'odt',
+  html: 'html',
+  htm: 'html',
+  xhtml: 'html',
+  csv: 'csv',
+  tsv: 'tsv',
+  md: 'markdown',
+  markdown: 'markdown',
+  json: 'json',
+  xml: 'xml',
+  txt: 'text',
+  text: 'text',
+};
+
+/** The kind of a ZIP package, from the parts it holds. */
+function zipKind(bytes: Uint8Array): FileKind {
+  const names = new Set(listZipEntries(bytes).map((entry) => entry.name));
+  if (names.has('word/document.xml')) return 'docx';
+  if (names.has('xl/workbook.xml')) return 'xlsx';
+  if (names.has('ppt/presentation.xml')) return 'pptx';
+  if (names.has('content.xml') && names.has('mimetype')) return 'odt';
+  return 'unknown';
+}
+
+/** Text (not binary) when the first 4 KB decode as UTF-8 without NUL bytes. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 4096);
+  if (head.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, head.length - 4));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The kind of a file, bytes first. */
+export function detectKind(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  filename: string | undefined,
+): FileKind {
+  const starts = (text: string) =>
+    bytes.length >= text.length &&
+    Buffer.from(bytes.subarray(0, text.length)).toString('latin1') === text;
+  if (starts('%PDF-')) return 'pdf';
+  if (starts('PK\u0003\u0004')) return zipKind(bytes);
+  const type = contentType?.toLowerCase().trim();
+  const fromType = type ? byContentType.find(([pattern]) => pattern.test(type))?.[1] : undefined;
+  const extension = filename?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];
+  const fromName = extension ? byExtension[extension] : undefined;
+  if (!looksLikeText(bytes)) return fromType === 'pdf' ? 'pdf' : 'unknown';
+  const sniffed = Buffer.from(bytes.subarray(0, 512)).toString('utf8').trimStart().toLowerCase();
+  if (fromType && fromType !== 'text') return fromType;
+  if (fromName && fromName !== 'text') return fromName;
+  if (sniffed.startsWith('<!doctype html') || sniffed.startsWith('<html')) return 'html';
+  return 'text';
+}
+
+/** Extensions of documents `parse()` reads, for crawls deciding whether to follow a link. */
+export const parseableDocumentExtensions: ReadonlySet<string> = new Set(['docx', 'xlsx']);

@@ -1,0 +1,145 @@
+/**
+ * Every parseable kind becomes HTML, so one pipeline (cleaning, markdown, links, redaction)
+ * serves documents as it serves pages: DOCX through mammoth, spreadsheets through exceljs, CSV
+ * and TSV as a table, text and data files as preformatted blocks.
+ */
+import ExcelJS from 'exceljs';
+import mammoth from 'mammoth';
+import { UnsupportedTypeError, ValidationError } from '../errors.ts';
+import type { FileKind } from './detect.ts';
+import { checkZipBomb } from './zip.ts';
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+function table(rows: string[][]): string {
+  const [head, ...body] = rows;
+  if (!head) return '';
+  const cells = (row: string[], tag: 'th' | 'td') =>
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
+  return `<table><thead>${cells(head, 'th')}</thead><tbody>${body.map((row) => cells(row, 'td')).join('')}</tbody></table>`;
+}
+
+/** Splits delimited text into rows, honouring quoted fields (RFC 4180). */
+export function parseDelimited(text: string, delimiter: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"' && field === '') quoted = true;
+    else if (char === delimiter) {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += char;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  return rows
+    .filter((r) => r.some((cell) => cell.trim() !== ''))
+    .map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
+}
+
+/** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (typeof value === 'object') {
+    if ('result' in value) return cellText(value.result);
+    if ('richText' in value) return value.richText.map((part) => part.text).join('');
+    if ('text' in value) return String(value.text);
+    if ('error' in value) return String(value.error);
+    return '';
+  }
+  return String(value);
+}
+
+async function spreadsheetHtml(bytes: Uint8Array): Promise<string> {
+  checkZipBomb(bytes, 'spreadsheet');
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+  } catch (error) {
+    throw new ValidationError(`The spreadsheet cannot be read: ${(error as Error).message}`);
+  }
+  const sections: string[] = [];
+  workbook.eachSheet((sheet) => {
+    const rows: string[][] = [];
+    sheet.eachRow({ includeEmpty: false }, (row) => {
+      const cells: string[] = [];
+      for (let column = 1; column <= sheet.columnCount; column++) {
+        cells.push(cellText(row.getCell(column).value));
+      }
+      rows.push(cells);
+    });
+    // Columns empty in every row are outside the used range.
+    const used = rows[0]?.map((_, column) => rows.some((row) => row[column] !== '')) ?? [];
+    const trimmed = rows.map((row) => row.filter((_, column) => used[column]));
+    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>${table(trimmed)}`);
+  });
+  return sections.join('\n');
+}
+
+async function docxHtml(bytes: Uint8Array): Promise<string> {
+  checkZipBomb(bytes, 'Word');
+  try {
+    const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
+    return result.value;
+  } catch (error) {
+    throw new ValidationError(`The Word document cannot be read: ${(error as Error).message}`);
+  }
+}
+
+/** The HTML of a file of `kind`. @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet */
+export async function toHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
+  const text = () => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+  switch (kind) {
+    case 'html':
+      return text();
+    case 'docx':
+      return docxHtml(bytes);
+    case 'xlsx':
+      return spreadsheetHtml(bytes);
+    case 'csv':
+    case 'tsv':
+      return table(parseDelimited(text(), kind === 'csv' ? ',' : '\t'));
+    case 'json':
+    case 'xml':
+      return `<pre><code class="language-${kind}">${escapeHtml(text())}</code></pre>`;
+    case 'text':
+      return text()
+        .split(/\n\s*\n/)
+        .map((paragraph) => `<p>${escapeHtml(paragraph.trim())}</p>`)
+        .join('\n');
+    case 'pdf':
+    case 'pptx':
+    case 'odt':
+      throw new UnsupportedTypeError(
+        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
+      );
+    case 'markdown':
+    case 'unknown':
+      throw new UnsupportedTypeError(
+        'The file type is not recognised; supported now: DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text',
+      );
+  }
+}
