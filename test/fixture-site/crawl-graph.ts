@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makePdf } from './assets.ts';
 
 /** Host names the graph answers for. */
 export const crawlGraphHosts = [
@@ -73,6 +74,7 @@ function sitePages(origin: string): Record<string, string> {
         'tel:+441234567',
         'https://twitter.com/sitetest',
         '/files/report.pdf',
+        '/files/minutes.doc',
         '/img/logo.png',
         '/style.css',
         '/missing',
@@ -130,6 +132,10 @@ export async function startCrawlGraph(): Promise<CrawlGraph> {
     };
 
     if (host === 'site.test' || host === 'www.site.test') {
+      if (path === '/files/report.pdf') {
+        res.writeHead(200, { 'content-type': 'application/pdf' }).end(makePdf());
+        return;
+      }
       if (path === '/robots.txt') {
         return text(
           200,

@@ -13,12 +13,16 @@ export type ErrorCode =
   | 'PAYMENT_REQUIRED'
   | 'URL_BLOCKED'
   | 'NOT_FOUND'
+  | 'TEAM_OPTED_OUT'
+  | 'FEEDBACK_WINDOW_EXPIRED'
+  | 'SEARCH_FAILED'
   | 'SCRAPE_NO_CACHED_DATA'
   | 'SCRAPE_LOCKDOWN_CACHE_MISS'
   | 'SCRAPE_TIMEOUT'
   | 'MAP_TIMEOUT'
   | 'CONTENT_TOO_LARGE'
   | 'UNSUPPORTED_FILE_TYPE'
+  | 'PARSE_UNSUPPORTED_OPTIONS'
   | 'RATE_LIMITED'
   | 'NOT_CONFIGURED'
   | 'CAPABILITY_UNAVAILABLE'
@@ -39,12 +43,16 @@ export const errorCodes = [
   'PAYMENT_REQUIRED',
   'URL_BLOCKED',
   'NOT_FOUND',
+  'TEAM_OPTED_OUT',
+  'FEEDBACK_WINDOW_EXPIRED',
+  'SEARCH_FAILED',
   'SCRAPE_NO_CACHED_DATA',
   'SCRAPE_LOCKDOWN_CACHE_MISS',
   'SCRAPE_TIMEOUT',
   'MAP_TIMEOUT',
   'CONTENT_TOO_LARGE',
   'UNSUPPORTED_FILE_TYPE',
+  'PARSE_UNSUPPORTED_OPTIONS',
   'RATE_LIMITED',
   'NOT_CONFIGURED',
   'CAPABILITY_UNAVAILABLE',
@@ -98,7 +106,9 @@ export class ValidationError extends TrawlError {
   override name = 'ValidationError';
   constructor(
     message: string,
-    options: TrawlErrorOptions & { code?: 'BAD_REQUEST' | 'INVALID_URL' } = {},
+    options: TrawlErrorOptions & {
+      code?: 'BAD_REQUEST' | 'INVALID_URL' | 'PARSE_UNSUPPORTED_OPTIONS';
+    } = {},
   ) {
     super(options.code ?? 'BAD_REQUEST', message, options);
   }
@@ -212,6 +222,49 @@ export class StoreError extends TrawlError {
   override name = 'StoreError';
   constructor(message: string, options: TrawlErrorOptions = {}) {
     super('STORE_UNAVAILABLE', message, { retryable: true, ...options });
+  }
+}
+
+/**
+ * The `feedbackErrorCode` values of the feedback endpoints, as the hosted service names them
+ * (reference-behaviour (f)).
+ */
+export type FeedbackErrorCode =
+  | 'INVALID_BODY'
+  | 'TEAM_OPTED_OUT'
+  | 'JOB_NOT_FOUND'
+  | 'SEARCH_NOT_FOUND'
+  | 'FEEDBACK_WINDOW_EXPIRED'
+  | 'SEARCH_FAILED'
+  | 'INTERNAL';
+
+/** The general code behind each feedback code, which gives it its HTTP status. */
+const codeOfFeedbackError: Record<FeedbackErrorCode, ErrorCode> = {
+  INVALID_BODY: 'BAD_REQUEST',
+  TEAM_OPTED_OUT: 'TEAM_OPTED_OUT',
+  JOB_NOT_FOUND: 'NOT_FOUND',
+  SEARCH_NOT_FOUND: 'NOT_FOUND',
+  FEEDBACK_WINDOW_EXPIRED: 'FEEDBACK_WINDOW_EXPIRED',
+  SEARCH_FAILED: 'SEARCH_FAILED',
+  INTERNAL: 'UNKNOWN_ERROR',
+};
+
+/**
+ * Feedback on a job was refused: the body is invalid, the team opted out, the job is unknown,
+ * failed or too old, or the feedback could not be recorded. Carries the hosted service's
+ * `feedbackErrorCode` beside the general `code`.
+ */
+export class FeedbackError extends TrawlError {
+  override name = 'FeedbackError';
+  readonly feedbackErrorCode: FeedbackErrorCode;
+
+  constructor(
+    feedbackErrorCode: FeedbackErrorCode,
+    message: string,
+    options: TrawlErrorOptions = {},
+  ) {
+    super(codeOfFeedbackError[feedbackErrorCode], message, options);
+    this.feedbackErrorCode = feedbackErrorCode;
   }
 }
 

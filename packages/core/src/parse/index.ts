@@ -7,11 +7,19 @@ import type { Document } from '../document.ts';
 import { ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
-import { scrapeOptionsShape } from '../scrape/options.ts';
+import { pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
 import { detectKind } from './detect.ts';
 import { toHtml } from './to-html.ts';
 
-/** Parse options: what the file is, and the page options that apply to documents. */
+/** Options only a browser or a proxy can honour: a file upload has no page to act on. */
+const browserOnlyOptions = ['actions', 'waitFor', 'location', 'mobile', 'proxy'] as const;
+const browserOnlyFormats = new Set(['screenshot', 'changeTracking', 'branding', 'audio', 'video']);
+
+/**
+ * Parse options: what the file is, and the spec's parse options. Options that need a live page
+ * are accepted by the schema only so they can be refused with PARSE_UNSUPPORTED_OPTIONS rather
+ * than as unknown keys.
+ */
 export const parseOptionsSchema = z.strictObject({
   filename: z.string().max(1024).optional().describe('The file name; its extension is a hint.'),
   contentType: z.string().max(256).optional().describe('The MIME type; a hint after the bytes.'),
@@ -22,9 +30,40 @@ export const parseOptionsSchema = z.strictObject({
     .describe('HTML inputs only: keep the main content (default true for HTML).'),
   includeTags: scrapeOptionsShape.includeTags,
   excludeTags: scrapeOptionsShape.excludeTags,
+  headers: scrapeOptionsShape.headers,
+  parsers: scrapeOptionsShape.parsers,
+  blockAds: scrapeOptionsShape.blockAds,
   removeBase64Images: scrapeOptionsShape.removeBase64Images,
+  skipTlsVerification: scrapeOptionsShape.skipTlsVerification,
   redactPII: scrapeOptionsShape.redactPII,
+  timeout: scrapeOptionsShape.timeout,
+  zeroDataRetention: scrapeOptionsShape.zeroDataRetention,
+  origin: z.string().max(256).optional(),
+  integration: z.string().max(256).optional(),
+  actions: z.array(z.unknown()).optional(),
+  waitFor: z.number().optional(),
+  location: z.unknown().optional(),
+  mobile: z.boolean().optional(),
+  proxy: z.string().optional(),
 });
+
+function refuseBrowserOnly(options: z.output<typeof parseOptionsSchema>): void {
+  const refused: string[] = [];
+  for (const key of browserOnlyOptions) {
+    const value = options[key];
+    if (value === undefined || value === false || (key === 'waitFor' && value === 0)) continue;
+    if (key === 'proxy' && (value === 'auto' || value === 'basic')) continue;
+    if (key === 'actions' && Array.isArray(value) && value.length === 0) continue;
+    refused.push(key);
+  }
+  for (const format of options.formats)
+    if (browserOnlyFormats.has(format.type)) refused.push(`formats: ${format.type}`);
+  if (refused.length)
+    throw new ValidationError(
+      `Parse does not support these options (they need a live page; scrape a URL instead): ${refused.join(', ')}`,
+      { code: 'PARSE_UNSUPPORTED_OPTIONS', details: { unsupported: refused } },
+    );
+}
 
 /** What callers pass to `parse()`. */
 export type ParseOptions = z.input<typeof parseOptionsSchema>;
@@ -44,6 +83,7 @@ export const maxParseBytes = 50 * 1024 * 1024;
  */
 export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Promise<Document> {
   const resolved = parseOrThrow(parseOptionsSchema, options, 'parse options');
+  refuseBrowserOnly(resolved);
   if (bytes.length === 0) throw new ValidationError('The file is empty');
   if (bytes.length > maxParseBytes)
     throw new ValidationError(
@@ -68,7 +108,26 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
       metadata: { ...metadata, ...(resolved.filename ? { title: resolved.filename } : {}) },
     };
   }
-  const html = await toHtml(kind, bytes);
+  const pdfParser = pdfParserSettings(resolved.parsers);
+  if (kind === 'pdf' && !pdfParser)
+    return {
+      // `parsers` without pdf asks for the file as it is.
+      rawHtml: Buffer.from(bytes).toString('base64'),
+      metadata,
+      warning:
+        'PDF parsing is off (parsers does not include pdf): the file is returned base64-encoded in rawHtml.',
+    };
+  const deadline = Date.now() + resolved.timeout;
+  const documentHtml = await toHtml(kind, bytes, {
+    deadline,
+    ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
+  });
+  const html = documentHtml.html;
+  const warnings = [documentHtml.warning];
+  if (kind === 'pdf' && pdfParser?.mode === 'ocr')
+    warnings.push(
+      'OCR mode is not available in this build: text was read from the text layer only.',
+    );
   // A document is all content: main-content extraction is for web pages.
   const conversionOptions = {
     ...resolved,
@@ -78,10 +137,19 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
   };
   const redaction = prepareConversion(conversionOptions);
   const { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  // An uploaded file has no site: a favicon guessed from its file:// address means nothing.
+  delete pageMetadata.favicon;
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;
   const title = pageTitle || resolved.filename;
+  const warning = warnings.filter(Boolean).join(' ');
   return {
     ...content,
-    metadata: { ...pageMetadata, ...metadata, ...(title ? { title } : {}) },
+    metadata: {
+      ...pageMetadata,
+      ...metadata,
+      ...(title ? { title } : {}),
+      ...(documentHtml.numPages !== undefined ? { numPages: documentHtml.numPages } : {}),
+    },
+    ...(warning ? { warning } : {}),
   };
 }

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
+import { pdfToHtml } from './pdf/index.ts';
 import { checkZipBomb } from './zip.ts';
 
 const escapeHtml = (text: string) =>
@@ -109,8 +110,31 @@ async function docxHtml(bytes: Uint8Array): Promise<string> {
   }
 }
 
+/** A document as HTML, with what only the document can tell. */
+export interface DocumentHtml {
+  html: string;
+  numPages?: number;
+  warning?: string;
+}
+
+export interface ToHtmlOptions {
+  /** PDF: stop after this many pages. */
+  maxPages?: number;
+  /** Epoch milliseconds after which parsing stops with SCRAPE_TIMEOUT. */
+  deadline?: number;
+}
+
 /** The HTML of a file of `kind`. @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet */
-export async function toHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
+export async function toHtml(
+  kind: FileKind,
+  bytes: Uint8Array,
+  options: ToHtmlOptions = {},
+): Promise<DocumentHtml> {
+  if (kind === 'pdf') return pdfToHtml(bytes, options);
+  return { html: await textualHtml(kind, bytes) };
+}
+
+async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
   const text = () => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
   switch (kind) {
     case 'html':
@@ -131,15 +155,16 @@ export async function toHtml(kind: FileKind, bytes: Uint8Array): Promise<string>
         .map((paragraph) => `<p>${escapeHtml(paragraph.trim())}</p>`)
         .join('\n');
     case 'pdf':
+      throw new Error('PDF is converted by pdfToHtml');
     case 'pptx':
     case 'odt':
       throw new UnsupportedTypeError(
-        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
+        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
       );
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }

@@ -22,6 +22,12 @@ export interface CachedPage {
   fetchedAt: number;
   /** Set when the response was a document: its kind; `text` is then the document's HTML. */
   parsedFrom?: string;
+  /** A parsed PDF's page count. */
+  numPages?: number;
+  /** What parsing the document could not do (scanned pages, pages left out by maxPages). */
+  warning?: string;
+  /** Parsed with a page limit: not the whole document, so not cached. */
+  partial?: boolean;
 }
 
 /** The cache key of a request: the URL without its fragment, plus what changes the response. */

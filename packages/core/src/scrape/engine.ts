@@ -15,12 +15,12 @@ import {
 } from '../errors.ts';
 import type { Fetcher, FetchResponse } from '../interfaces/fetcher.ts';
 import { detectKind, type FileKind } from '../parse/detect.ts';
-import { toHtml } from '../parse/to-html.ts';
+import { toHtml, type DocumentHtml } from '../parse/to-html.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
 import { HttpFetcher } from './fetch-http.ts';
-import type { ResolvedScrapeOptions } from './options.ts';
+import { pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
 import { redactText, type Redaction } from './redact.ts';
 
 const defaultConfig = resolveEngineConfig();
@@ -96,12 +96,13 @@ export async function runScrapeDetailed(
       );
       proxyUsed = fetched.proxyUsed;
       retryAfterMs = parseRetryAfter(fetched.response.headers['retry-after']);
-      page = await toCachedPage(fetched.response, request.target);
+      page = await toCachedPage(fetched.response, request.target, options, startedAt);
       const mayStore =
         options.storeInCache &&
         !options.headers &&
         !options.actions?.length &&
         !options.zeroDataRetention &&
+        !page.partial &&
         page.status < 300;
       if (cache && mayStore) await cache.put(cacheKey, page);
     }
@@ -122,6 +123,7 @@ export async function runScrapeDetailed(
   }
   if (proxyUsed) metadata.proxyUsed = proxyUsed;
   if (options.location) metadata.country = options.location.country;
+  if (page.numPages !== undefined) metadata.numPages = page.numPages;
 
   // Conversion is synchronous and, on a huge page, takes seconds: do not start it past the budget.
   if (Date.now() - startedAt > options.timeout) {
@@ -131,7 +133,11 @@ export async function runScrapeDetailed(
   }
   const { content, pageMetadata, links } = convertByType(page, options, redaction, collectLinks);
   return {
-    document: { ...content, metadata: { ...pageMetadata, ...metadata } },
+    document: {
+      ...content,
+      metadata: { ...pageMetadata, ...metadata },
+      ...(page.warning ? { warning: page.warning } : {}),
+    },
     links: links ?? [],
     retryAfterMs,
   };
@@ -319,16 +325,30 @@ async function readCacheOnly(
   );
 }
 
-async function toCachedPage(response: FetchResponse, requested: URL): Promise<CachedPage> {
+async function toCachedPage(
+  response: FetchResponse,
+  requested: URL,
+  options: ResolvedScrapeOptions,
+  startedAt: number,
+): Promise<CachedPage> {
   const contentType = response.headers['content-type'];
   const documentKind = detectDocument(response.body, contentType, response.url);
   if (documentKind) {
+    const pdfParser = pdfParserSettings(options.parsers);
+    if (documentKind === 'pdf' && !pdfParser)
+      throw new UnsupportedTypeError(
+        `${requested.href} is a PDF and parsers leaves pdf out: add 'pdf' to parsers to read it`,
+        { details: { contentType: contentType ?? null, kind: documentKind } },
+      );
     // A document is parsed once, at fetch time; the cache keeps its HTML, like a page's.
-    let html: string;
+    let parsed: DocumentHtml;
     try {
-      html = await toHtml(documentKind, response.body);
+      parsed = await toHtml(documentKind, response.body, {
+        deadline: startedAt + options.timeout,
+        ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
+      });
     } catch (error) {
-      if (error instanceof ContentTooLargeError) throw error;
+      if (error instanceof ContentTooLargeError || error instanceof TimeoutError) throw error;
       // The file is the site's, not the caller's: an unreadable one is not a bad request.
       throw new UnsupportedTypeError(`${requested.href}: ${(error as Error).message}`, {
         cause: error,
@@ -339,10 +359,13 @@ async function toCachedPage(response: FetchResponse, requested: URL): Promise<Ca
       url: response.url.href,
       status: response.status,
       contentType: 'text/html; charset=utf-8',
-      text: html,
+      text: parsed.html,
       charset: 'utf-8',
       fetchedAt: Date.now(),
       parsedFrom: documentKind,
+      ...(parsed.numPages !== undefined ? { numPages: parsed.numPages } : {}),
+      ...(parsed.warning ? { warning: parsed.warning } : {}),
+      ...(pdfParser?.maxPages !== undefined ? { partial: true } : {}),
     };
   }
   const kind = classifyBody(contentType, response.body);

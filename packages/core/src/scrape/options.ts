@@ -84,10 +84,29 @@ const actionSchema = z.looseObject({
   ]),
 });
 
+const pdfParserSchema = z.strictObject({
+  type: z.literal('pdf'),
+  /** `ocr` needs an OCR engine this build does not have: such pages are reported, not read. */
+  mode: z.enum(['fast', 'auto', 'ocr']).default('auto'),
+  maxPages: z.number().int().min(1).max(10_000).optional(),
+});
+
 const parserSchema = z.union([
   z.enum(['pdf', 'image']),
-  z.looseObject({ type: z.enum(['pdf', 'image']) }),
+  pdfParserSchema,
+  z.strictObject({ type: z.literal('image') }),
 ]);
+
+/** The PDF parser's settings from `parsers`, or undefined when the list leaves PDF out. */
+export function pdfParserSettings(
+  parsers: z.output<typeof parserSchema>[],
+): { mode: 'fast' | 'auto' | 'ocr'; maxPages?: number | undefined } | undefined {
+  for (const parser of parsers) {
+    if (parser === 'pdf') return { mode: 'auto' };
+    if (typeof parser === 'object' && parser.type === 'pdf') return parser;
+  }
+  return undefined;
+}
 
 /** Fields of the spec's ScrapeOptions, every default as the reference service has it. */
 export const scrapeOptionsShape = {

@@ -86,6 +86,7 @@ const everything = [
   '/deep/2',
   '/deep/3',
   '/deep/4',
+  '/files/report.pdf',
   '/hidden/from-sitemap',
 ];
 const without = (...drop: string[]) => everything.filter((url) => !drop.includes(url));
@@ -104,7 +105,7 @@ describe('crawl: the default crawl', () => {
       '/broken': 'SCRAPE_HTTP_ERROR',
       '/loop-a': 'FETCH_FAILED',
       '/offsite': 'CRAWL_URL_DENIED',
-      '/files/report.pdf': 'UNSUPPORTED_FILE_TYPE',
+      '/files/minutes.doc': 'UNSUPPORTED_FILE_TYPE',
     });
     // Fragments, www., trailing slashes and index.html never cost a request of their own; the
     // second request of /about is the end of the /moved redirect.
@@ -239,7 +240,16 @@ describe('crawl: depth, limit and sitemaps', () => {
       sorted(['/', '/blog/a', '/hidden/from-sitemap']),
     );
     expect((await run(`${site}/`, { maxDiscoveryDepth: 1, sitemap: 'skip' })).urls).toEqual(
-      sorted(['/', '/blog/', '/blog/a', '/blog/b?ref=x', '/blog-archive', '/about', '/deep/1']),
+      sorted([
+        '/',
+        '/blog/',
+        '/blog/a',
+        '/blog/b?ref=x',
+        '/blog-archive',
+        '/about',
+        '/deep/1',
+        '/files/report.pdf',
+      ]),
     );
   });
 

@@ -85,7 +85,7 @@ describe('parse()', () => {
     expect(doc.markdown).not.toContain('ann.smith@example.com');
   });
 
-  it('refuses empty, unknown, not-yet-supported, corrupted and zip-bomb inputs with clear codes', async () => {
+  it('refuses empty, unknown, header-only, corrupted and zip-bomb inputs with clear codes', async () => {
     await expect(parse(new Uint8Array(0))).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'The file is empty',
@@ -93,9 +93,10 @@ describe('parse()', () => {
     await expect(parse(new Uint8Array([0, 1, 2, 3, 255, 254, 0, 7]))).rejects.toMatchObject({
       code: 'UNSUPPORTED_FILE_TYPE',
     });
+    // A PDF header and nothing after it is not a PDF.
     await expect(parse(text('%PDF-1.7\n%…'), { filename: 'a.pdf' })).rejects.toMatchObject({
-      code: 'UNSUPPORTED_FILE_TYPE',
-      message: expect.stringMatching(/^Parsing PDF files is not available yet/),
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^The PDF is damaged or not a PDF/),
     });
     // A DOCX cut in half: its central directory is gone.
     const docx = makeDocx();

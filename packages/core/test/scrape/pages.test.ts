@@ -5,6 +5,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { resolveEngineConfig, scrape } from '@trawl/core';
 import { encodingSamples } from '../../../../test/fixture-site/encodings.ts';
+import { pdfLines, pdfTitle } from '../../../../test/fixture-site/assets.ts';
 
 const site = inject('fixtureUrl');
 const page = (path: string) => `${site}${path}`;
@@ -127,7 +128,21 @@ describe('bad input', () => {
     await expect(scrape(page('/garbage'))).rejects.toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });
   });
 
-  it.each(['/image.png', '/binary.bin', '/doc.pdf'])(
+  it('parses a PDF served at a URL, as parse() does: text in order, title and page count', async () => {
+    const doc = await scrape(page('/doc.pdf'), { formats: ['markdown'] });
+    // The lines below the title are set at one pitch, with no paragraph spacing: one paragraph.
+    expect(doc.markdown).toBe(`# ${pdfLines[0]}\n\n${pdfLines.slice(1).join(' ')}`);
+    expect(doc.metadata).toMatchObject({ numPages: 1, statusCode: 200, title: pdfTitle });
+  });
+
+  it('refuses a PDF when parsers leaves pdf out, saying how to read it', async () => {
+    await expect(scrape(page('/doc.pdf'), { parsers: [] })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_FILE_TYPE',
+      message: expect.stringMatching(/add 'pdf' to parsers/),
+    });
+  });
+
+  it.each(['/image.png', '/binary.bin'])(
     'refuses the non-HTML file %s with UNSUPPORTED_FILE_TYPE',
     async (path) => {
       await expect(scrape(page(path))).rejects.toMatchObject({ code: 'UNSUPPORTED_FILE_TYPE' });

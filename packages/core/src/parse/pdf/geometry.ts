@@ -1,0 +1,153 @@
+/**
+ * Small geometry shared by the PDF layout steps: boxes, lines of text, and where each word of a
+ * fragment sits.
+ */
+import type { Fragment } from './extract.ts';
+
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The box a fragment's glyphs occupy: ascenders above the baseline, descenders below. */
+export const fragmentBox = (fragment: Fragment): Box => ({
+  left: fragment.x,
+  right: fragment.x + fragment.width,
+  top: fragment.y - fragment.size * 0.8,
+  bottom: fragment.y + fragment.size * 0.2,
+});
+
+export const centreX = (box: Box) => (box.left + box.right) / 2;
+export const centreY = (box: Box) => (box.top + box.bottom) / 2;
+export const contains = (outer: Box, x: number, y: number, slack = 1) =>
+  x >= outer.left - slack &&
+  x <= outer.right + slack &&
+  y >= outer.top - slack &&
+  y <= outer.bottom + slack;
+
+/** Text fragments on one baseline, left to right. */
+export interface Line {
+  fragments: Fragment[];
+  text: string;
+  left: number;
+  right: number;
+  /** Baseline, top-down. */
+  y: number;
+  size: number;
+  bold: boolean;
+}
+
+/** Groups fragments sharing a baseline into lines, top to bottom. */
+export function buildLines(fragments: Fragment[]): Line[] {
+  const sorted = [...fragments].sort((a, b) => a.y - b.y || a.x - b.x);
+  const groups: Fragment[][] = [];
+  for (const fragment of sorted) {
+    const last = groups.at(-1);
+    const anchor = last?.[0];
+    // Superscripts and subscripts sit a little off the baseline but belong to the line.
+    if (anchor && Math.abs(fragment.y - anchor.y) <= Math.max(anchor.size, fragment.size) * 0.45)
+      last.push(fragment);
+    else groups.push([fragment]);
+  }
+  return groups.map(makeLine);
+}
+
+export function makeLine(fragments: Fragment[]): Line {
+  const ordered = [...fragments].sort((a, b) => a.x - b.x);
+  let text = '';
+  let previous: Fragment | undefined;
+  for (const fragment of ordered) {
+    if (previous) {
+      const gap = fragment.x - (previous.x + previous.width);
+      const spaced = /\s$/.test(text) || /^\s/.test(fragment.text);
+      if (!spaced && gap > Math.min(previous.size, fragment.size) * 0.12) text += ' ';
+    }
+    text += fragment.text;
+    previous = fragment;
+  }
+  // The line's size and weight are those of most of its characters, not of a footnote mark.
+  const weight = new Map<number, number>();
+  let boldChars = 0;
+  let chars = 0;
+  for (const fragment of ordered) {
+    const length = fragment.text.trim().length;
+    const size = Math.round(fragment.size * 2) / 2;
+    weight.set(size, (weight.get(size) ?? 0) + length);
+    chars += length;
+    if (fragment.bold) boldChars += length;
+  }
+  const size = [...weight].sort((a, b) => b[1] - a[1])[0]?.[0] ?? ordered[0]!.size;
+  const main = ordered.filter((fragment) => Math.abs(fragment.size - size) < 1);
+  return {
+    fragments: ordered,
+    text: text.replace(/\s+/g, ' ').trim(),
+    left: ordered[0]!.x,
+    right: Math.max(...ordered.map((fragment) => fragment.x + fragment.width)),
+    y: (main[0] ?? ordered[0]!).y,
+    size,
+    bold: chars > 0 && boldChars / chars > 0.9,
+  };
+}
+
+/**
+ * Relative advance widths of common characters in proportional fonts, used to place the words
+ * inside a fragment: pdf.js joins a table row's cells into one fragment when their gaps are
+ * small, and the words must be put back in their cells.
+ */
+function relativeWidth(char: string): number {
+  if (/[ilj.,:;'!|`]/.test(char)) return 0.28;
+  if (/[ftrI()[\]{}\-/ ]/.test(char)) return 0.36;
+  if (/[mwMW@%]/.test(char)) return 0.86;
+  if (/[A-Z&]/.test(char)) return 0.68;
+  if (/[0-9]/.test(char)) return 0.556;
+  return 0.52;
+}
+
+export interface Word {
+  text: string;
+  left: number;
+  right: number;
+  y: number;
+  size: number;
+  bold: boolean;
+}
+
+/** The words of a fragment with estimated positions, scaled so they fill the fragment's width. */
+export function splitWords(fragment: Fragment): Word[] {
+  const chars = [...fragment.text];
+  const total = chars.reduce((sum, char) => sum + relativeWidth(char), 0) || 1;
+  const scale = fragment.width / total;
+  const words: Word[] = [];
+  let x = fragment.x;
+  let current: Word | undefined;
+  for (const char of chars) {
+    const advance = relativeWidth(char) * scale;
+    if (/\s/.test(char)) {
+      current = undefined;
+    } else {
+      if (!current) {
+        current = {
+          text: '',
+          left: x,
+          right: x,
+          y: fragment.y,
+          size: fragment.size,
+          bold: fragment.bold,
+        };
+        words.push(current);
+      }
+      current.text += char;
+      current.right = x + advance;
+    }
+    x += advance;
+  }
+  return words;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}

@@ -1,0 +1,277 @@
+/**
+ * Tables on a PDF page, found two ways: from ruling lines (a grid of horizontal and vertical
+ * rules; a missing rule between two cells means they are merged), and from alignment (rows of
+ * short fragments whose left edges line up in the same columns, row after row).
+ */
+import type { Fragment, PageContent, Segment } from './extract.ts';
+import {
+  type Box,
+  buildLines,
+  centreX,
+  fragmentBox,
+  type Line,
+  median,
+  splitWords,
+  type Word,
+} from './geometry.ts';
+
+export interface Table {
+  box: Box;
+  /** Rows of cells; a merged cell's text is in its top-left cell and the cells it covers are empty. */
+  rows: string[][];
+  /** How many header rows (bold first rows, or the first row of a ruled table). */
+  headerRows: number;
+}
+
+const tolerance = 2;
+
+/** Joins rules that continue one another (producers often draw a row's border cell by cell). */
+function mergeSegments(segments: Segment[]): Segment[] {
+  const sorted = [...segments].sort((a, b) => a.at - b.at || a.from - b.from);
+  const merged: Segment[] = [];
+  for (const segment of sorted) {
+    const last = merged.at(-1);
+    if (
+      last &&
+      last.orientation === segment.orientation &&
+      Math.abs(last.at - segment.at) <= tolerance &&
+      segment.from <= last.to + tolerance
+    ) {
+      last.to = Math.max(last.to, segment.to);
+      last.at = (last.at + segment.at) / 2;
+    } else merged.push({ ...segment });
+  }
+  return merged;
+}
+
+const crosses = (h: Segment, v: Segment) =>
+  v.at >= h.from - tolerance &&
+  v.at <= h.to + tolerance &&
+  h.at >= v.from - tolerance &&
+  h.at <= v.to + tolerance;
+
+/** Distinct positions, closer ones folded together. */
+function clusterPositions(values: number[]): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const clusters: number[][] = [];
+  for (const value of sorted) {
+    const last = clusters.at(-1);
+    if (last && value - last.at(-1)! <= tolerance) last.push(value);
+    else clusters.push([value]);
+  }
+  return clusters.map((cluster) => cluster.reduce((sum, v) => sum + v, 0) / cluster.length);
+}
+
+const covered = (segments: Segment[], at: number, along: number) =>
+  segments.some(
+    (segment) =>
+      Math.abs(segment.at - at) <= tolerance &&
+      segment.from - tolerance <= along &&
+      segment.to + tolerance >= along,
+  );
+
+/** Orders a cell's words as lines, top to bottom, left to right. */
+function cellText(words: Word[]): string {
+  const sorted = [...words].sort((a, b) => a.y - b.y || a.left - b.left);
+  const lines: Word[][] = [];
+  for (const word of sorted) {
+    const line = lines.at(-1);
+    if (line && Math.abs(line[0]!.y - word.y) <= word.size * 0.45) line.push(word);
+    else lines.push([word]);
+  }
+  return lines
+    .map((line) =>
+      line
+        .sort((a, b) => a.left - b.left)
+        .map((word) => word.text)
+        .join(' '),
+    )
+    .join(' ')
+    .replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
+}
+
+function ruledTables(page: PageContent, words: Word[]): Table[] {
+  const lines = mergeSegments(page.segments);
+  const horizontals = lines.filter((segment) => segment.orientation === 'h');
+  const verticals = lines.filter((segment) => segment.orientation === 'v');
+  // Connected groups of crossing rules: each is one grid.
+  const parent = lines.map((_, index) => index);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  horizontals.forEach((h) => {
+    verticals.forEach((v) => {
+      if (crosses(h, v)) parent[find(lines.indexOf(h))] = find(lines.indexOf(v));
+    });
+  });
+  const groups = new Map<number, Segment[]>();
+  lines.forEach((segment, index) => {
+    const root = find(index);
+    groups.set(root, [...(groups.get(root) ?? []), segment]);
+  });
+  const tables: Table[] = [];
+  for (const group of groups.values()) {
+    const hs = group.filter((segment) => segment.orientation === 'h');
+    const vs = group.filter((segment) => segment.orientation === 'v');
+    const ys = clusterPositions(hs.map((segment) => segment.at));
+    const xs = clusterPositions(vs.map((segment) => segment.at));
+    if (ys.length < 2 || xs.length < 2) continue;
+    const rowCount = ys.length - 1;
+    const columnCount = xs.length - 1;
+    // A lone framed box is a frame, not a table.
+    if (rowCount * columnCount < 2) continue;
+    const box = { left: xs[0]!, right: xs.at(-1)!, top: ys[0]!, bottom: ys.at(-1)! };
+    // Cells joined where the rule between them is missing.
+    const owner = Array.from({ length: rowCount }, (_, r) =>
+      Array.from({ length: columnCount }, (_, c) => [r, c] as [number, number]),
+    );
+    for (let r = 0; r < rowCount; r++) {
+      const middleY = (ys[r]! + ys[r + 1]!) / 2;
+      for (let c = 1; c < columnCount; c++) {
+        if (!covered(vs, xs[c]!, middleY)) owner[r]![c] = owner[r]![c - 1]!;
+      }
+    }
+    for (let r = 1; r < rowCount; r++) {
+      for (let c = 0; c < columnCount; c++) {
+        const middleX = (xs[c]! + xs[c + 1]!) / 2;
+        if (!covered(hs, ys[r]!, middleX) && owner[r]![c]![1] === c) {
+          const above = owner[r - 1]![c]!;
+          // Spread the vertical merge over the whole horizontal span of the cell above.
+          for (let k = c; k < columnCount && owner[r]![k]![1] === owner[r]![c]![1]; k++)
+            owner[r]![k] = above;
+        }
+      }
+    }
+    const texts = Array.from({ length: rowCount }, () =>
+      Array.from({ length: columnCount }, () => [] as Word[]),
+    );
+    const inside = words.filter((word) => {
+      const x = (word.left + word.right) / 2;
+      const y = word.y - word.size * 0.3;
+      return x > box.left && x < box.right && y > box.top && y < box.bottom;
+    });
+    for (const word of inside) {
+      const x = (word.left + word.right) / 2;
+      const y = word.y - word.size * 0.3;
+      const r = ys.findIndex((top, i) => i < rowCount && y >= top && y < ys[i + 1]!);
+      const c = xs.findIndex((left, i) => i < columnCount && x >= left && x < xs[i + 1]!);
+      if (r < 0 || c < 0) continue;
+      const [ownerRow, ownerColumn] = owner[r]![c]!;
+      texts[ownerRow]![ownerColumn]!.push(word);
+    }
+    const rows = texts.map((row) => row.map(cellText));
+    if (rows.flat().every((cell) => cell === '')) continue;
+    tables.push({ box, rows, headerRows: 1 });
+  }
+  return tables;
+}
+
+const listMarker = /^(?:[•◦▪▫●○■□‣⁃–*-]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,5}[.)])$/i;
+
+/**
+ * Rows whose fragments start at the same columns for at least three consecutive lines, with
+ * cells well short of the gaps between them — the look of a table drawn without rules. Body
+ * text set in columns fills its column to the edge, which keeps it out. A row may leave cells
+ * empty; its fragments must still start at the run's columns.
+ */
+function alignedTables(fragments: Fragment[], taken: (fragment: Fragment) => boolean): Table[] {
+  const lines = buildLines(fragments.filter((fragment) => !taken(fragment)));
+  const tables: Table[] = [];
+  let run: Line[] = [];
+  let columns: number[] = [];
+  const matches = (x: number) => columns.some((column) => Math.abs(column - x) <= 3);
+  const flush = () => {
+    if (run.length >= 3) {
+      const table = tableFromRun(run, columns);
+      if (table) tables.push(table);
+    }
+    run = [];
+    columns = [];
+  };
+  const start = (line: Line) => {
+    run = [line];
+    columns = line.fragments.map((fragment) => fragment.x);
+  };
+  for (const line of lines) {
+    const isRow = line.fragments.length >= 2 && !listMarker.test(line.fragments[0]!.text.trim());
+    const previous = run.at(-1);
+    if (!isRow) {
+      flush();
+      continue;
+    }
+    const close = previous && line.y - previous.y <= Math.max(line.size, previous.size) * 2.2;
+    const starts = line.fragments.map((fragment) => fragment.x);
+    const matched = starts.filter(matches).length;
+    if (previous && close && matched >= 2) {
+      run.push(line);
+      for (const x of starts) if (!matches(x)) columns.push(x);
+      columns.sort((a, b) => a - b);
+    } else {
+      flush();
+      start(line);
+    }
+  }
+  flush();
+  return tables;
+}
+
+function tableFromRun(run: Line[], columns: number[]): Table | undefined {
+  const columnOf = (x: number) => {
+    let best = 0;
+    columns.forEach((column, i) => {
+      if (Math.abs(column - x) < Math.abs(columns[best]! - x)) best = i;
+    });
+    return best;
+  };
+  // Fill: how much of the space up to the next column the cells use. Prose fills it.
+  const fills: number[] = [];
+  for (const line of run) {
+    for (const fragment of line.fragments) {
+      const next = columns[columnOf(fragment.x) + 1];
+      if (next !== undefined) fills.push(fragment.width / (next - fragment.x));
+    }
+  }
+  if (fills.length === 0 || median(fills) > 0.75) return undefined;
+  const rows = run.map((line) => {
+    const cells = columns.map(() => '');
+    for (const fragment of line.fragments) {
+      const i = columnOf(fragment.x);
+      cells[i] = `${cells[i]} ${fragment.text.trim()}`.trim();
+    }
+    return cells;
+  });
+  const boxes = run.flatMap((line) => line.fragments.map(fragmentBox));
+  const box = {
+    left: Math.min(...boxes.map((b) => b.left)),
+    right: Math.max(...boxes.map((b) => b.right)),
+    top: Math.min(...boxes.map((b) => b.top)),
+    bottom: Math.max(...boxes.map((b) => b.bottom)),
+  };
+  const headerRows = run[0]!.bold && !run[1]!.bold ? 1 : 0;
+  return { box, rows, headerRows };
+}
+
+/** The page's tables, and the fragments they took out of the text flow. */
+export function findTables(page: PageContent): { tables: Table[]; used: Set<Fragment> } {
+  const words = page.fragments.flatMap(splitWords);
+  const ruled = ruledTables(page, words);
+  const used = new Set<Fragment>();
+  const inTable = (fragment: Fragment, table: Table) => {
+    const box = fragmentBox(fragment);
+    const x = centreX(box);
+    const y = fragment.y - fragment.size * 0.3;
+    return (
+      x > table.box.left - 1 &&
+      x < table.box.right + 1 &&
+      y > table.box.top - 1 &&
+      y < table.box.bottom + 1
+    );
+  };
+  for (const table of ruled) {
+    for (const fragment of page.fragments) if (inTable(fragment, table)) used.add(fragment);
+  }
+  const aligned = alignedTables(page.fragments, (fragment) => used.has(fragment));
+  for (const table of aligned) {
+    for (const fragment of page.fragments)
+      if (!used.has(fragment) && inTable(fragment, table)) used.add(fragment);
+  }
+  return { tables: [...ruled, ...aligned], used };
+}
