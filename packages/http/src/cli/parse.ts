@@ -1,0 +1,102 @@
+/** `trawl parse <file>`: a local document (PDF, DOCX, XLSX, HTML …) to markdown on stdout. */
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { maxParseBytes, parse, ValidationError, type ParseOptions } from '@trawl/core';
+import type { Command } from './index.ts';
+
+const outputFormats = ['markdown', 'html', 'json'] as const;
+type OutputFormat = (typeof outputFormats)[number];
+
+const usage = `Usage: trawl parse <file> [options]
+
+Converts a document to markdown: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML or text.
+The kind comes from the file's bytes, then its extension.
+
+Options:
+  --format <f>           markdown (default), html, or json (the whole document with metadata)
+  --max-pages <n>        PDF: read only the first n pages
+  --no-main-content      HTML: keep navigation, headers, footers and sidebars
+  --include-tags <sel>   HTML: CSS selector to keep (repeat, or comma-separate)
+  --exclude-tags <sel>   HTML: CSS selector to remove (repeat, or comma-separate)
+  --redact-pii           replace e-mails, phone, card and ID numbers
+  --timeout <ms>         time budget (default 60000)
+  -h, --help             show this help
+
+A warning (scanned pages, pages left out) goes to stderr.
+`;
+
+const list = (values: string[] | undefined) =>
+  values?.flatMap((value) => value.split(',').map((part) => part.trim())).filter(Boolean);
+
+function wholeNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new ValidationError(`--${flag} must be a whole number above 0 (got '${value}')`);
+  return number;
+}
+
+/** The parse command. */
+export const parseCommand: Command = {
+  name: 'parse',
+  summary: 'Convert a local PDF, DOCX, XLSX or other document to markdown',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      allowNegative: true,
+      options: {
+        format: { type: 'string', default: 'markdown' },
+        'max-pages': { type: 'string' },
+        'main-content': { type: 'boolean', default: true },
+        'include-tags': { type: 'string', multiple: true },
+        'exclude-tags': { type: 'string', multiple: true },
+        'redact-pii': { type: 'boolean' },
+        timeout: { type: 'string' },
+      },
+    });
+    const [path, ...extra] = positionals;
+    if (!path || extra.length > 0)
+      throw new ValidationError(
+        `give exactly one file (got ${positionals.length}); see 'trawl parse --help'`,
+      );
+    const format = values.format as OutputFormat;
+    if (!outputFormats.includes(format))
+      throw new ValidationError(
+        `--format must be one of ${outputFormats.join(', ')} (got '${values.format}')`,
+      );
+    const size = await stat(path).then(
+      (info) => info.size,
+      () => {
+        throw new ValidationError(`cannot read '${path}': no such file`);
+      },
+    );
+    // Checked before reading, so a huge file is refused without being loaded.
+    if (size > maxParseBytes)
+      throw new ValidationError(
+        `'${path}' is ${Math.round(size / 1024 / 1024)} MB; the limit is ${maxParseBytes / 1024 / 1024} MB`,
+      );
+    const maxPages = wholeNumber('max-pages', values['max-pages']);
+    const timeout = wholeNumber('timeout', values.timeout);
+    const includeTags = list(values['include-tags']);
+    const excludeTags = list(values['exclude-tags']);
+    const options: ParseOptions = {
+      filename: basename(path),
+      formats: format === 'json' ? ['markdown', 'links', 'images'] : [format],
+      onlyMainContent: values['main-content'],
+      ...(includeTags ? { includeTags } : {}),
+      ...(excludeTags ? { excludeTags } : {}),
+      ...(values['redact-pii'] ? { redactPII: true } : {}),
+      ...(timeout ? { timeout } : {}),
+      ...(maxPages ? { parsers: [{ type: 'pdf' as const, maxPages }] } : {}),
+    };
+    const document = await parse(new Uint8Array(await readFile(path)), options);
+    if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+    else io.stdout(`${document[format] ?? ''}\n`);
+    if (document.warning && format !== 'json')
+      io.stderr(`trawl parse: warning: ${document.warning}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * POST /v2/parse: a multipart upload with a `file` part and an `options` part (JSON). The upload
+ * is refused at its announced size before any of it is read, and cut off at 50 MB while it
+ * streams when no size was announced, so memory stays bounded whatever the client sends.
+ */
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { maxParseBytes, parse, toTrawlError, type TrawlError } from '@trawl/core';
+import { errorReply, refusal, type ErrorReply } from './errors.ts';
+import type { RequestRecords } from './records.ts';
+
+/** What the parse route needs from the server. */
+export interface ParseRouteContext {
+  records: RequestRecords;
+  /** Whether the team may spend credits now. */
+  mayCharge: (team: string) => Promise<boolean>;
+  /** Charges a finished parse. */
+  charge: (team: string, credits: number, jobId: string) => Promise<void>;
+  /** Runs work within the team's concurrency limit; resolves with how long it waited. */
+  runLimited: <T>(team: string, work: () => Promise<T>) => Promise<{ result: T; waitedMs: number }>;
+  outOfCredits: ErrorReply;
+}
+
+const megabytes = maxParseBytes / 1024 / 1024;
+const tooLarge = refusal(
+  400,
+  `Uploaded file exceeds maximum size of ${megabytes}MB.`,
+  'BAD_REQUEST',
+);
+const invalidMultipart = (why: string) =>
+  refusal(400, `Invalid multipart form-data request: ${why}`, 'BAD_REQUEST');
+/** Room for the part headers and the options part around a file of the largest size. */
+const multipartOverhead = 1024 * 1024;
+
+const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
+  reply.code(answer.status).send(answer.body);
+
+/** Registers POST /v2/parse in its own scope, so multipart bodies are accepted only there. */
+export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): void {
+  void app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: maxParseBytes, files: 1, fields: 4, fieldSize: 1024 * 1024, parts: 6 },
+    });
+
+    scope.post(
+      '/v2/parse',
+      {
+        // Runs before the body is read: a too-large announced upload is never streamed in.
+        onRequest: async (request, reply) => {
+          const length = Number(request.headers['content-length']);
+          if (Number.isFinite(length) && length > maxParseBytes + multipartOverhead) {
+            void reply.header('connection', 'close');
+            return send(reply, tooLarge);
+          }
+          // (request.isMultipart() is only known once the body parser ran, after this hook.)
+          if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? ''))
+            return send(reply, invalidMultipart('send multipart/form-data with a file part'));
+        },
+      },
+      async (request, reply) => {
+        let optionsText: string | undefined;
+        let file: { bytes: Buffer; filename: string; mimetype: string } | undefined;
+        try {
+          for await (const part of request.parts()) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file') {
+                part.file.resume();
+                continue;
+              }
+              file = await readFilePart(part);
+            } else if (part.fieldname === 'options') {
+              optionsText = String(part.value);
+            }
+          }
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (code === 'FST_REQ_FILE_TOO_LARGE') return send(reply, tooLarge);
+          if (code?.startsWith('FST_'))
+            return send(reply, invalidMultipart((error as Error).message));
+          return send(reply, invalidMultipart((error as Error).message));
+        }
+        if (!file) return send(reply, invalidMultipart('the file part is missing'));
+        let options: Record<string, unknown> = {};
+        if (optionsText !== undefined && optionsText.trim() !== '') {
+          try {
+            options = JSON.parse(optionsText) as Record<string, unknown>;
+          } catch {
+            return send(reply, invalidMultipart('the options part is not valid JSON'));
+          }
+          if (typeof options !== 'object' || options === null || Array.isArray(options))
+            return send(reply, invalidMultipart('the options part must be a JSON object'));
+        }
+        if (!(await context.mayCharge(request.team))) return send(reply, context.outOfCredits);
+
+        const record = await context.records.start(request.team, 'parse', file.filename);
+        try {
+          const { result: data, waitedMs } = await context.runLimited(request.team, () =>
+            parse(file.bytes, {
+              ...options,
+              filename: file.filename,
+              // A generic upload type says nothing: the bytes and the name decide then.
+              ...(file.mimetype && file.mimetype !== 'application/octet-stream'
+                ? { contentType: file.mimetype }
+                : {}),
+            }),
+          );
+          data.metadata.scrapeId = record.id;
+          if (waitedMs > 0) {
+            data.metadata.concurrencyLimited = true;
+            data.metadata.concurrencyQueueDurationMs = waitedMs;
+          }
+          // A PDF costs a credit per page, as the hosted service charges; other files one.
+          const credits = Math.max(1, Number(data.metadata.numPages ?? 1));
+          await context.records.finish(record.id, { status: 'completed', creditsUsed: credits });
+          await context.charge(request.team, credits, record.id);
+          return { success: true, id: record.id, data };
+        } catch (error) {
+          const failure = toTrawlError(error);
+          await context.records.finish(record.id, {
+            status: 'failed',
+            creditsUsed: 0,
+            error: `${failure.code}: ${failure.message}`,
+          });
+          return send(reply, parseErrorReply(failure));
+        }
+      },
+    );
+  });
+}
+
+/** The hosted service answers an unsupported file with 400, not 415. */
+function parseErrorReply(error: TrawlError): ErrorReply {
+  const answer = errorReply(error);
+  if (error.code === 'UNSUPPORTED_FILE_TYPE') return { ...answer, status: 400 };
+  return answer;
+}
+
+async function readFilePart(
+  part: MultipartFile,
+): Promise<{ bytes: Buffer; filename: string; mimetype: string }> {
+  const bytes = await part.toBuffer();
+  return { bytes, filename: part.filename || 'upload', mimetype: part.mimetype };
+}
