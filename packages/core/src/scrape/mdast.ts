@@ -498,15 +498,39 @@ function tableOf(table: Element): Flow[] {
   if (rows.some((row) => row.some((cell) => hasStructuralContent(cell)))) {
     return rows.flatMap((row) => row.flatMap((cell) => flowOf(cell.children)));
   }
-  const width = Math.max(...rows.map((row) => row.reduce((sum, cell) => sum + span(cell), 0)));
-  const mdRows: TableRow[] = rows.map((row) => {
+  // A spanned cell keeps its text in its top-left position; the positions it covers, to the
+  // right (colspan) and below (rowspan), become empty cells so later cells keep their columns.
+  const emptyCell = (): TableCell => ({ type: 'tableCell', children: [] });
+  const coveredRowsByColumn: number[] = [];
+  const placedRows = rows.map((row, rowIndex) => {
     const cells: TableCell[] = [];
+    const skipCovered = () => {
+      while ((coveredRowsByColumn[cells.length] ?? 0) > 0) {
+        coveredRowsByColumn[cells.length]!--;
+        cells.push(emptyCell());
+      }
+    };
     for (const cell of row) {
-      cells.push({ type: 'tableCell', children: normaliseInline(phrasingOfChildren(cell)) });
-      for (let extra = 1; extra < span(cell); extra++)
-        cells.push({ type: 'tableCell', children: [] });
+      skipCovered();
+      const rowsDown = Math.min(rowSpan(cell), rows.length - rowIndex) - 1;
+      for (let extra = 0; extra < span(cell); extra++) {
+        if (rowsDown > 0) coveredRowsByColumn[cells.length] = rowsDown;
+        cells.push(
+          extra === 0
+            ? { type: 'tableCell', children: normaliseInline(phrasingOfChildren(cell)) }
+            : emptyCell(),
+        );
+      }
     }
-    while (cells.length < width) cells.push({ type: 'tableCell', children: [] });
+    // Columns past the row's last cell that a cell above still covers.
+    for (let column = cells.length; column < coveredRowsByColumn.length; column++) {
+      if ((coveredRowsByColumn[column] ?? 0) > 0) coveredRowsByColumn[column]!--;
+    }
+    return cells;
+  });
+  const width = Math.max(...placedRows.map((cells) => cells.length));
+  const mdRows: TableRow[] = placedRows.map((cells) => {
+    while (cells.length < width) cells.push(emptyCell());
     return { type: 'tableRow', children: cells };
   });
   const first = rows[0] ?? [];
@@ -576,6 +600,11 @@ function hasStructuralContent(element: Element): boolean {
     if (structuralTags.has(child.name) || hasStructuralContent(child)) return true;
   }
   return false;
+}
+
+function rowSpan(cell: Element): number {
+  const value = Number.parseInt(cell.attribs['rowspan'] ?? '1', 10);
+  return Number.isFinite(value) && value > 1 ? Math.min(value, 1000) : 1;
 }
 
 function span(cell: Element): number {
