@@ -8,6 +8,7 @@ import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
 import { pdfToHtml } from './pdf/index.ts';
+import { pptxHtml } from './pptx.ts';
 import { checkZipBomb } from './zip.ts';
 
 const escapeHtml = (text: string) =>
@@ -157,14 +158,15 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'pdf':
       throw new Error('PDF is converted by pdfToHtml');
     case 'pptx':
+      return pptxHtml(bytes);
     case 'odt':
       throw new UnsupportedTypeError(
-        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
+        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: PDF, DOCX, XLSX, PPTX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
       );
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }
