@@ -35,7 +35,11 @@ function marginLines(page: PageContent): MarginLine[] {
     fragments: line.fragments,
     // Top and bottom are told apart: a footer line is not a header that happens to match.
     key: `${line.y < page.height / 2 ? 'top' : 'bottom'}:${signature(line.text)}`,
-    isPageNumber: pageNumber.test(line.text),
+    // "Report 2024 · page 3" is furniture even on a one-page file, where nothing can repeat.
+    isPageNumber:
+      pageNumber.test(line.text) ||
+      (line.text.length <= 80 &&
+        /\bpage\s+\d{1,4}(?:\s*(?:\/|of)\s*\d{1,4})?\s*$/i.test(line.text)),
   }));
 }
 
