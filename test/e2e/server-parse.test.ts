@@ -46,7 +46,9 @@ async function upload(
   if (parts.file)
     form.append(
       'file',
-      new Blob([new Uint8Array(parts.file.bytes)], { type: parts.file.type ?? 'application/octet-stream' }),
+      new Blob([new Uint8Array(parts.file.bytes)], {
+        type: parts.file.type ?? 'application/octet-stream',
+      }),
       parts.file.name,
     );
   const response = await fetch(`${baseUrl}/v2/parse`, {
