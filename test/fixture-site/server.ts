@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import {
   createServer,
@@ -78,6 +79,8 @@ const favicon = makeIco(png, 16);
 const pdf = makePdf();
 const docx = makeDocx();
 const xlsx = makeXlsx();
+// The corpus deck LibreOffice made: a real presentation package, not a hand-built one.
+const pptx = readFileSync(new URL('../parse-corpus/out/deck.pptx', import.meta.url));
 const garbage = makeNoise(200 * 1024);
 const binary = makeNoise(64 * 1024, 0x5eed);
 
@@ -281,6 +284,13 @@ const routes: Record<string, Handler> = {
   '/doc.pdf': (_req, res) => send(res, 200, 'application/pdf', pdf),
   '/doc.docx': (_req, res) =>
     send(res, 200, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', docx),
+  '/files/deck.pptx': (_req, res) =>
+    send(
+      res,
+      200,
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      pptx,
+    ),
   '/doc.xlsx': (_req, res) =>
     send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xlsx),
 

@@ -18,7 +18,7 @@ import { STATUS_CODES } from 'node:http';
 const robotsWarning =
   'One or more pages were unable to be crawled because the robots.txt file prevented this. Set ignoreRobotsTxt to crawl them if you are allowed to.';
 const documentsNeedParse =
-  'skipped: parsing this kind of document (PPTX, DOC, XLS, ODT, RTF, EPUB) is not available yet; PDF, DOCX and XLSX links are crawled';
+  'skipped: parsing this kind of document (DOC, XLS, PPT, ODT, RTF, EPUB) is not available yet; PDF, DOCX, XLSX and PPTX links are crawled';
 
 /** The crawl side of a job. */
 export class CrawlPlan implements JobPlan {

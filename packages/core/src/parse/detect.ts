@@ -100,4 +100,4 @@ export function detectKind(
 }
 
 /** Extensions of documents `parse()` reads, for crawls deciding whether to follow a link. */
-export const parseableDocumentExtensions: ReadonlySet<string> = new Set(['pdf', 'docx', 'xlsx']);
+export const parseableDocumentExtensions: ReadonlySet<string> = new Set(['pdf', 'docx', 'xlsx', 'pptx']);

@@ -5,7 +5,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { resolveEngineConfig, scrape } from '@trawl/core';
 import { encodingSamples } from '../../../../test/fixture-site/encodings.ts';
-import { pdfLines, pdfTitle } from '../../../../test/fixture-site/assets.ts';
+import { documentSamples, pdfLines, pdfTitle } from '../../../../test/fixture-site/assets.ts';
 
 const site = inject('fixtureUrl');
 const page = (path: string) => `${site}${path}`;
@@ -133,6 +133,16 @@ describe('bad input', () => {
     // The lines below the title are set at one pitch, with no paragraph spacing: one paragraph.
     expect(doc.markdown).toBe(`# ${pdfLines[0]}\n\n${pdfLines.slice(1).join(' ')}`);
     expect(doc.metadata).toMatchObject({ numPages: 1, statusCode: 200, title: pdfTitle });
+  });
+
+  it('parses Word, Excel and PowerPoint files served at a URL', async () => {
+    const word = await scrape(page('/doc.docx'));
+    expect(word.markdown).toContain(documentSamples.docx.heading);
+    const workbook = await scrape(page('/doc.xlsx'));
+    expect(workbook.markdown).toMatch(/^## .+\n\n\|/);
+    const deck = await scrape(page('/files/deck.pptx'));
+    expect(deck.markdown).toContain('## Harbour Trust Annual Meeting');
+    expect(deck.metadata.statusCode).toBe(200);
   });
 
   it('refuses a PDF when parsers leaves pdf out, saying how to read it', async () => {
