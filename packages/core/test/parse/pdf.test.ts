@@ -68,6 +68,14 @@ describe('parse() of PDFs', () => {
     expect(doc.markdown).toContain('# Annual Report 2026');
   });
 
+  it('refuses summary and json clearly while no LLM is configured', async () => {
+    for (const formats of [['summary'], [{ type: 'json', prompt: 'the totals' }]] as const)
+      await expect(parse(fixture('simple.pdf'), { formats: [...formats] })).rejects.toMatchObject({
+        code: 'NOT_CONFIGURED',
+        message: expect.stringMatching(/needs an LLM provider/),
+      });
+  });
+
   it('refuses a password-protected PDF with BAD_REQUEST naming the password', async () => {
     await expect(parse(fixture('encrypted.pdf'))).rejects.toMatchObject({
       code: 'BAD_REQUEST',
