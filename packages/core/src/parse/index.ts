@@ -7,7 +7,7 @@ import type { Document } from '../document.ts';
 import { ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
-import { pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
+import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
 import { detectKind } from './detect.ts';
 import { toHtml } from './to-html.ts';
 
@@ -120,14 +120,11 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
   const deadline = Date.now() + resolved.timeout;
   const documentHtml = await toHtml(kind, bytes, {
     deadline,
+    ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
     ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
   });
   const html = documentHtml.html;
   const warnings = [documentHtml.warning];
-  if (kind === 'pdf' && pdfParser?.mode === 'ocr')
-    warnings.push(
-      'OCR mode is not available in this build: text was read from the text layer only.',
-    );
   // A document is all content: main-content extraction is for web pages.
   const conversionOptions = {
     ...resolved,

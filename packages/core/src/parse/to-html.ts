@@ -7,7 +7,9 @@ import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
+import type { OcrMode } from './pdf/extract.ts';
 import { pdfToHtml } from './pdf/index.ts';
+import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
 import { checkZipBomb } from './zip.ts';
 
@@ -121,6 +123,8 @@ export interface DocumentHtml {
 export interface ToHtmlOptions {
   /** PDF: stop after this many pages. */
   maxPages?: number;
+  /** PDF: which pages OCR reads. @default 'scanned' */
+  ocr?: OcrMode;
   /** Epoch milliseconds after which parsing stops with SCRAPE_TIMEOUT. */
   deadline?: number;
 }
@@ -160,13 +164,13 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'pptx':
       return pptxHtml(bytes);
     case 'odt':
-      throw new UnsupportedTypeError(
-        `Parsing ${kind.toUpperCase()} files is not available yet; supported now: PDF, DOCX, XLSX, PPTX, HTML, CSV, TSV, Markdown, JSON, XML and text`,
-      );
+    case 'ods':
+    case 'odp':
+      return odfHtml(bytes);
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }

@@ -20,7 +20,7 @@ import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
 import { HttpFetcher } from './fetch-http.ts';
-import { pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
+import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
 import { redactText, type Redaction } from './redact.ts';
 
 const defaultConfig = resolveEngineConfig();
@@ -345,6 +345,7 @@ async function toCachedPage(
     try {
       parsed = await toHtml(documentKind, response.body, {
         deadline: startedAt + options.timeout,
+        ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
         ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
       });
     } catch (error) {

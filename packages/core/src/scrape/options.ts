@@ -86,7 +86,7 @@ const actionSchema = z.looseObject({
 
 const pdfParserSchema = z.strictObject({
   type: z.literal('pdf'),
-  /** `ocr` needs an OCR engine this build does not have: such pages are reported, not read. */
+  /** `fast`: the text layer only; `auto`: OCR for pages without one; `ocr`: OCR every page. */
   mode: z.enum(['fast', 'auto', 'ocr']).default('auto'),
   maxPages: z.number().int().min(1).max(10_000).optional(),
 });
@@ -96,6 +96,10 @@ const parserSchema = z.union([
   pdfParserSchema,
   z.strictObject({ type: z.literal('image') }),
 ]);
+
+/** Which PDF pages OCR reads for a parser mode: `fast` never, `auto` scans only, `ocr` all. */
+export const ocrModeOf = (mode: 'fast' | 'auto' | 'ocr') =>
+  mode === 'fast' ? 'never' : mode === 'ocr' ? 'always' : 'scanned';
 
 /** The PDF parser's settings from `parsers`, or undefined when the list leaves PDF out. */
 export function pdfParserSettings(

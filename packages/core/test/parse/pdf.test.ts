@@ -56,16 +56,30 @@ describe('parse() of PDFs', () => {
     expect(doc.warning).toMatch(/parsers does not include pdf/);
   });
 
-  it('reports a scanned page (no text layer) in warning instead of returning nothing silently', async () => {
+  it('reads a scanned page (no text layer) by OCR, and says so in warning', async () => {
     const doc = await parse(fixture('scanned.pdf'), { filename: 'scan.pdf' });
-    expect(doc.warning).toMatch(/scanned images without a text layer/);
-    expect(doc.markdown).toBe('');
+    expect(doc.warning).toBe(
+      'The page was read by OCR (English); the text may contain recognition errors.',
+    );
+    expect(doc.markdown).toMatch(/^# Annual Report 2026\n/);
+    expect(doc.markdown).toContain(
+      'This is the first paragraph of the report. It contains enough words to wrap across more than one line',
+    );
+    expect(doc.markdown).toContain('Bold lead. Normal text follows.');
   });
 
-  it('says OCR mode is not available rather than pretending', async () => {
+  it("leaves a scanned page unread with parsers mode 'fast', and says its text is missing", async () => {
+    const doc = await parse(fixture('scanned.pdf'), { parsers: [{ type: 'pdf', mode: 'fast' }] });
+    expect(doc.markdown).toBe('');
+    expect(doc.warning).toMatch(
+      /^The page was scanned without a text layer; their text is missing/,
+    );
+  });
+
+  it("reads even a page with a text layer by OCR in mode 'ocr'", async () => {
     const doc = await parse(fixture('simple.pdf'), { parsers: [{ type: 'pdf', mode: 'ocr' }] });
-    expect(doc.warning).toMatch(/OCR mode is not available/);
-    expect(doc.markdown).toContain('# Annual Report 2026');
+    expect(doc.warning).toMatch(/read by OCR/);
+    expect(doc.markdown).toContain('Revenue grew in every quarter.');
   });
 
   it('refuses summary and json clearly while no LLM is configured', async () => {

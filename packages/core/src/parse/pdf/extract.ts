@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ContentTooLargeError, TimeoutError, ValidationError } from '../../errors.ts';
+import { PageReader, type CanvasFactory } from './ocr.ts';
 
 type PdfJs = typeof PdfJsModule;
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
@@ -34,6 +35,8 @@ export interface Segment {
 
 export interface PageContent {
   number: number;
+  /** The text came from OCR of the page's picture, not from a text layer. */
+  ocr: boolean;
   width: number;
   height: number;
   fragments: Fragment[];
@@ -47,8 +50,13 @@ export interface PdfInfo {
   title?: string;
 }
 
+/** When pages are read by OCR: never, only pages without a text layer, or every page. */
+export type OcrMode = 'never' | 'scanned' | 'always';
+
 export interface ExtractOptions {
   maxPages?: number;
+  /** @default 'scanned' */
+  ocr?: OcrMode;
   /** Called once the file is open, before the first page. */
   onOpen?: (info: PdfInfo) => void;
   /** Epoch milliseconds after which extraction stops with SCRAPE_TIMEOUT. */
@@ -88,6 +96,7 @@ export async function* extractPages(
     verbosity: 0,
   });
   let document;
+  let reader: PageReader | undefined;
   try {
     document = await task.promise;
   } catch (error) {
@@ -104,17 +113,28 @@ export async function* extractPages(
       });
     }
     const pageCount = Math.min(document.numPages, options.maxPages ?? Infinity);
+    const ocr = options.ocr ?? 'scanned';
     for (let number = 1; number <= pageCount; number++) {
       if (options.deadline !== undefined && Date.now() > options.deadline)
         throw new TimeoutError(`Parsing the PDF timed out after ${number - 1} pages`);
       const page = await document.getPage(number);
       try {
-        yield await readPage(page, number, OPS);
+        const content = await readPage(page, number, OPS);
+        if (ocr === 'always' || (ocr === 'scanned' && isScanned(content))) {
+          reader ??= new PageReader();
+          content.fragments = await reader.read(
+            page,
+            document.canvasFactory as unknown as CanvasFactory,
+          );
+          content.ocr = true;
+        }
+        yield content;
       } finally {
         page.cleanup();
       }
     }
   } finally {
+    await reader?.close();
     await document.destroy();
   }
 }
@@ -130,6 +150,11 @@ function pdfOpenError(error: unknown): Error {
     return new ContentTooLargeError(`The PDF cannot be read within memory limits: ${message}`);
   return new ValidationError(`The PDF is damaged or not a PDF: ${message}`, { cause: error });
 }
+
+/** A page that paints pictures but has (almost) no text: a scan. */
+export const isScanned = (page: PageContent) =>
+  page.paintsImages &&
+  page.fragments.reduce((sum, fragment) => sum + fragment.text.trim().length, 0) < 20;
 
 async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promise<PageContent> {
   const [left, bottom, right, top] = page.view as [number, number, number, number];
@@ -167,6 +192,7 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
   const { segments, paintsImages } = readGraphics(operators, OPS, left, top);
   return {
     number,
+    ocr: false,
     width: right - left,
     height: top - bottom,
     fragments,

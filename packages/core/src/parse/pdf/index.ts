@@ -9,6 +9,7 @@ import {
   type ExtractOptions,
   type Fragment,
   type PageContent,
+  isScanned,
   type PdfInfo,
 } from './extract.ts';
 import { removeFurniture } from './furniture.ts';
@@ -53,7 +54,7 @@ function pageFlow(page: PageContent): Array<Line | Table> {
 }
 
 const isTable = (item: Line | Table): item is Table => 'rows' in item;
-const bulletMarker = /^[•◦▪▫●○■□‣⁃∙·–*-](?:\s+|$)/;
+const bulletMarker = /^[•◦▪▫●○■□‣⁃∙·–*+-](?:\s+|$)/;
 const numberMarker = /^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,5}[.)])\s+/i;
 const endsSentence = /[.!?:;)"”’]$/;
 
@@ -294,6 +295,12 @@ function separateFootnotes(blocks: Block[]): { body: Block[]; footnotes: Block[]
   return { body, footnotes };
 }
 
+/** "The PDF is", "Page 3 is", "Pages 1, 4 are": the subject of a warning about some pages. */
+function pageList(numbers: number[], total: number): string {
+  if (numbers.length === total) return total === 1 ? 'The page was' : 'All pages were';
+  return numbers.length === 1 ? `Page ${numbers[0]} was` : `Pages ${numbers.join(', ')} were`;
+}
+
 /** Converts a PDF to HTML. @throws BAD_REQUEST for password-protected or damaged files */
 export async function pdfToHtml(bytes: Uint8Array, options: ExtractOptions = {}): Promise<PdfHtml> {
   const pages: PageContent[] = [];
@@ -301,13 +308,8 @@ export async function pdfToHtml(bytes: Uint8Array, options: ExtractOptions = {})
   for await (const page of extractPages(bytes, { ...options, onOpen: (read) => (info = read) }))
     pages.push(page);
   const totalPages = info.numPages;
-  const scanned = pages
-    .filter(
-      (page) =>
-        page.paintsImages &&
-        page.fragments.reduce((sum, fragment) => sum + fragment.text.trim().length, 0) < 20,
-    )
-    .map((page) => page.number);
+  const scanned = pages.filter((page) => !page.ocr && isScanned(page)).map((page) => page.number);
+  const recognised = pages.filter((page) => page.ocr).map((page) => page.number);
   removeFurniture(pages);
   const { body, footnotes } = separateFootnotes(
     pages.flatMap((page) => paragraphs(pageFlow(page), page.number)),
@@ -316,7 +318,11 @@ export async function pdfToHtml(bytes: Uint8Array, options: ExtractOptions = {})
   const warnings: string[] = [];
   if (scanned.length)
     warnings.push(
-      `${scanned.length === pages.length ? 'The PDF is' : `Page${scanned.length > 1 ? 's' : ''} ${scanned.join(', ')} ${scanned.length > 1 ? 'are' : 'is'}`} scanned images without a text layer; their text is missing (OCR is not available in this build).`,
+      `${pageList(scanned, pages.length)} scanned without a text layer; their text is missing (OCR is off with parsers mode 'fast').`,
+    );
+  if (recognised.length)
+    warnings.push(
+      `${pageList(recognised, pages.length)} read by OCR (English); the text may contain recognition errors.`,
     );
   if (totalPages > pages.length)
     warnings.push(`Only the first ${pages.length} of ${totalPages} pages were parsed (maxPages).`);
