@@ -1,0 +1,299 @@
+/**
+ * Webhooks as the hosted service sends them (reference-behaviour (e)): the envelope
+ * `{ success, type, id, webhookId, data, error?, metadata? }`, the `X-Firecrawl-*` headers, and
+ * an HMAC-SHA256 signature of the raw body; plus what it lacks: retries with exponential backoff
+ * and a delivery log per job (or monitor check) in the store.
+ *
+ * `WebhookSender` delivers any event (crawls and batch scrapes use it through the server);
+ * `WebhookNotifier` is the monitors' Notifier on top of it: `monitor.page` once per page of
+ * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
+ */
+import { createHmac } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import type { Store } from '../interfaces/store.ts';
+import type {
+  MonitorCheckEvent,
+  MonitorPageEvent,
+  NotificationResult,
+  Notifier,
+} from '../interfaces/notifier.ts';
+import type { MonitorWebhook } from '../monitor/types.ts';
+import { isPrivateAddress } from '../scrape/fetch-http.ts';
+
+/** Where a job's events go, normalised. */
+export interface WebhookConfig {
+  url: string;
+  headers: Record<string, string>;
+  metadata: Record<string, unknown>;
+  /** Event filter; empty: every event. */
+  events: string[];
+}
+
+/** One delivery as the log keeps it. */
+export interface WebhookDelivery {
+  webhookId: string;
+  event: string;
+  url: string;
+  attempts: number;
+  delivered: boolean;
+  /** HTTP status of the last attempt, when there was an answer. */
+  status?: number;
+  error?: string;
+  at: string;
+  /** When the receiver accepted it. */
+  deliveredAt?: string;
+}
+
+/** What one event carries besides its name and job id. */
+export interface WebhookPayload {
+  success: boolean;
+  data: unknown[];
+  error?: string | undefined;
+  /** Sent as `X-Firecrawl-Scrape-Id` (page events). */
+  scrapeId?: string | undefined;
+}
+
+/** Settings of the sender. */
+export interface WebhookSettings {
+  /** HMAC-SHA256 key of `X-Firecrawl-Signature`; no header without it. */
+  secret?: string;
+  /** Attempts after the first. @default 3 */
+  retries?: number;
+  /** Wait before the first retry, doubled each time, in ms. @default 1000 */
+  retryBaseMs?: number;
+  /** Per attempt, in ms (as the hosted service). @default 10000 */
+  timeoutMs?: number;
+  /** Deliver to loopback and private addresses too; otherwise such deliveries are skipped. @default false */
+  allowPrivateTargets?: boolean;
+}
+
+/**
+ * Whether `event` (`crawl.page`) passes a filter: no filter passes all; otherwise the full name,
+ * its second dot-segment (`page`), or what follows the first dot (`check.completed`).
+ */
+export function eventMatches(filter: readonly string[], event: string): boolean {
+  if (filter.length === 0) return true;
+  const afterFirstDot = event.slice(event.indexOf('.') + 1);
+  return filter.some(
+    (entry) => entry === event || entry === event.split('.')[1] || entry === afterFirstDot,
+  );
+}
+
+const logNamespace = (jobId: string) => `webhooks:${jobId}`;
+
+/** Sends the events of each job in order, each with retries, and logs every delivery. */
+export class WebhookSender {
+  readonly #store: Store;
+  readonly #settings: Required<Omit<WebhookSettings, 'secret'>> & { secret?: string };
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #sequence = 0;
+
+  constructor(store: Store, settings: WebhookSettings = {}) {
+    this.#store = store;
+    this.#settings = {
+      retries: settings.retries ?? 3,
+      retryBaseMs: settings.retryBaseMs ?? 1000,
+      timeoutMs: settings.timeoutMs ?? 10_000,
+      allowPrivateTargets: settings.allowPrivateTargets ?? false,
+      ...(settings.secret ? { secret: settings.secret } : {}),
+    };
+  }
+
+  /**
+   * Queues `event` of a job; deliveries of one job go out one after another, in order. Resolves
+   * with the delivery once tried, or undefined when the filter leaves the event out.
+   */
+  send(
+    config: WebhookConfig,
+    event: string,
+    jobId: string,
+    payload: WebhookPayload,
+  ): Promise<WebhookDelivery | undefined> {
+    if (!eventMatches(config.events, event)) return Promise.resolve(undefined);
+    const previous = this.#queues.get(jobId) ?? Promise.resolve();
+    const next = previous.then(() => this.#deliver(config, event, jobId, payload));
+    this.#queues.set(jobId, next);
+    void next.then(() => {
+      if (this.#queues.get(jobId) === next) this.#queues.delete(jobId);
+    });
+    return next;
+  }
+
+  /** Resolves when every queued delivery has been tried (for shutdown and tests). */
+  async idle(): Promise<void> {
+    while (this.#queues.size > 0) await Promise.allSettled([...this.#queues.values()]);
+  }
+
+  /** The delivery log of a job, oldest first. */
+  async log(jobId: string): Promise<WebhookDelivery[]> {
+    const entries = await this.#store.list<WebhookDelivery>(logNamespace(jobId), { limit: 1000 });
+    return entries.map((entry) => entry.value);
+  }
+
+  async #deliver(
+    config: WebhookConfig,
+    event: string,
+    jobId: string,
+    payload: WebhookPayload,
+  ): Promise<WebhookDelivery> {
+    const webhookId = crypto.randomUUID();
+    const body = JSON.stringify({
+      success: payload.success,
+      type: event,
+      id: jobId,
+      webhookId,
+      data: payload.data,
+      ...(payload.error !== undefined ? { error: payload.error } : {}),
+      ...(Object.keys(config.metadata).length > 0 ? { metadata: config.metadata } : {}),
+    });
+    // Caller headers first: the managed ones below cannot be overridden.
+    const headers: Record<string, string> = {
+      ...config.headers,
+      'content-type': 'application/json',
+      'x-firecrawl-webhook-id': webhookId,
+      'x-firecrawl-event': event,
+      'x-firecrawl-job-id': jobId,
+      'x-firecrawl-delivery-mode': 'direct',
+      ...(payload.scrapeId ? { 'x-firecrawl-scrape-id': payload.scrapeId } : {}),
+    };
+    if (this.#settings.secret) {
+      headers['x-firecrawl-signature'] =
+        `sha256=${createHmac('sha256', this.#settings.secret).update(body).digest('hex')}`;
+    }
+    const delivery: WebhookDelivery = {
+      webhookId,
+      event,
+      url: config.url,
+      attempts: 0,
+      delivered: false,
+      at: new Date().toISOString(),
+    };
+    const refused = this.#settings.allowPrivateTargets
+      ? undefined
+      : await privateTarget(config.url);
+    if (refused) delivery.error = refused;
+    for (let attempt = 0; !refused && attempt <= this.#settings.retries; attempt++) {
+      if (attempt > 0) {
+        await new Promise((resolve) =>
+          setTimeout(resolve, this.#settings.retryBaseMs * 2 ** (attempt - 1)),
+        );
+      }
+      delivery.attempts = attempt + 1;
+      try {
+        const response = await fetch(config.url, {
+          method: 'POST',
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(this.#settings.timeoutMs),
+        });
+        await response.body?.cancel();
+        delivery.status = response.status;
+        delivery.delivered = response.status >= 200 && response.status < 300;
+        delete delivery.error;
+        if (delivery.delivered) {
+          delivery.deliveredAt = new Date().toISOString();
+          break;
+        }
+        delivery.error = `answered HTTP ${response.status}`;
+      } catch (error) {
+        delete delivery.status;
+        delivery.error = (error as Error).message;
+      }
+    }
+    this.#sequence += 1;
+    const key = `${Date.now().toString().padStart(15, '0')}-${this.#sequence.toString().padStart(9, '0')}`;
+    await this.#store.set(logNamespace(jobId), key, delivery).catch(() => undefined);
+    return delivery;
+  }
+}
+
+/** Why a webhook URL may not be called, if it points at a private address. */
+async function privateTarget(url: string): Promise<string | undefined> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  try {
+    const addresses = await lookup(host, { all: true });
+    const blocked = addresses.find((entry) => isPrivateAddress(entry.address));
+    return blocked
+      ? `skipped: ${host} resolves to the private address ${blocked.address} (set TRAWL_ALLOW_PRIVATE_ADDRESSES=true to allow)`
+      : undefined;
+  } catch (error) {
+    return `skipped: cannot resolve ${host}: ${(error as Error).message}`;
+  }
+}
+
+const configOf = (webhook: MonitorWebhook): WebhookConfig => ({
+  url: webhook.url,
+  headers: webhook.headers ?? {},
+  metadata: webhook.metadata ?? {},
+  events: webhook.events ?? [],
+});
+
+/**
+ * The monitors' webhook: `monitor.page` (id = check id; `success` unless the page errored) and
+ * `monitor.check.completed` (`success` when the check completed), to the monitor's `webhook`.
+ * Page events go out in the background, in order; the completion waits for its delivery (and so
+ * for the page events before it) and reports it as `notificationStatus.webhook`.
+ */
+export class WebhookNotifier implements Notifier {
+  readonly name = 'webhook';
+  readonly sender: WebhookSender;
+
+  constructor(sender: WebhookSender) {
+    this.sender = sender;
+  }
+
+  page({ monitor, check, page }: MonitorPageEvent): Promise<void> {
+    if (!monitor.webhook) return Promise.resolve();
+    const isMeaningful =
+      page.status === 'changed' && page.judgment ? page.judgment.meaningful : null;
+    void this.sender.send(configOf(monitor.webhook), 'monitor.page', check.id, {
+      success: page.status !== 'error',
+      data: [
+        {
+          monitorId: monitor.id,
+          checkId: check.id,
+          url: page.url,
+          status: page.status,
+          previousScrapeId: page.previousScrapeId,
+          currentScrapeId: page.currentScrapeId,
+          error: page.error,
+          isMeaningful,
+          judgment: page.judgment,
+          diff: page.diff,
+        },
+      ],
+      ...(page.currentScrapeId ? { scrapeId: page.currentScrapeId } : {}),
+    });
+    return Promise.resolve();
+  }
+
+  async checkCompleted({ monitor, check }: MonitorCheckEvent): Promise<NotificationResult> {
+    const config = monitor.webhook ? configOf(monitor.webhook) : undefined;
+    if (!config || !eventMatches(config.events, 'monitor.check.completed')) {
+      // Page events may still be on their way: the check's own record waits for none of them.
+      return { attempted: false, success: false, delivered: false, queued: false };
+    }
+    const delivery = await this.sender.send(config, 'monitor.check.completed', check.id, {
+      success: check.status === 'completed',
+      data: [
+        { monitorId: monitor.id, checkId: check.id, status: check.status, summary: check.summary },
+      ],
+      ...(check.error ? { error: check.error } : {}),
+    });
+    return {
+      attempted: true,
+      success: delivery?.delivered ?? false,
+      delivered: delivery?.delivered ?? false,
+      queued: false,
+      attempts: delivery?.attempts ?? 0,
+      ...(delivery?.status !== undefined ? { statusCode: delivery.status } : {}),
+      ...(delivery?.error !== undefined ? { error: delivery.error } : {}),
+      ...(delivery?.deliveredAt !== undefined ? { deliveredAt: delivery.deliveredAt } : {}),
+    };
+  }
+
+  idle(): Promise<void> {
+    return this.sender.idle();
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Judging a changed or new page against the monitor's goal: is the change meaningful?
+ *
+ * With an `LlmProvider`, the model reads the goal and the diff and answers in the reference's
+ * judgment shape (`meaningful`, `confidence`, `reason`, `meaningfulChanges`). A model that fails
+ * or answers out of shape leaves the page unjudged (`judgment: null`): judging never changes a
+ * page's status, and e-mail then treats the page as meaningful (fail-open, monitoring.md).
+ *
+ * Without a model, judging falls back to keyword relevance: Okapi BM25 (k1 = 1.2, b = 0.75) of
+ * the goal's content words against each changed line, with the page's other lines as the
+ * background corpus for document frequencies. A change is meaningful when some changed line
+ * scores at least `keywordThreshold` (one goal word in one short line is enough); confidence is
+ * high at three times that, medium at twice it. The matching lines become `meaningfulChanges`.
+ * BM25 is written out here (a dozen lines) rather than taken from npm: the small packages on
+ * offer build regular expressions from the query words, which goal text must never be.
+ */
+import { z } from 'zod';
+import type { LlmProvider } from '../interfaces/llm-provider.ts';
+import { words } from '../map/rank.ts';
+import type { MeaningfulChange, PageJudgment } from './types.ts';
+
+/** Words that say nothing about what a goal cares for. */
+const stopWords = new Set(
+  (
+    'a an and any are as at be been but by can do does for from has have how i if in into is it its ' +
+    'let me my no not of on or our so than that the their them then there these they this to up us ' +
+    'was we were what when where which while who will with would you your ' +
+    'alert alerts change changed changes changing notify notified tell know let page pages site ' +
+    'something anything whenever please want wants watch track tracks'
+  ).split(' '),
+);
+
+/** Content words of a goal. */
+export function goalTerms(goal: string): string[] {
+  return [...new Set(words(goal).filter((word) => !stopWords.has(word) && word.length > 1))];
+}
+
+/** BM25 scores of each document for the query terms, documents and corpus as word lists. */
+function bm25(
+  query: readonly string[],
+  documents: readonly string[][],
+  corpus: readonly string[][],
+) {
+  const k1 = 1.2;
+  const b = 0.75;
+  const averageLength =
+    corpus.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, corpus.length);
+  const idf = new Map(
+    query.map((term) => {
+      const containing = corpus.filter((doc) => doc.includes(term)).length;
+      return [term, Math.log((corpus.length - containing + 0.5) / (containing + 0.5) + 1)];
+    }),
+  );
+  return documents.map((doc) =>
+    query.reduce((score, term) => {
+      const frequency = doc.filter((word) => word === term || stem(word) === stem(term)).length;
+      if (frequency === 0) return score;
+      const norm = k1 * (1 - b + (b * doc.length) / Math.max(1, averageLength));
+      return score + ((idf.get(term) ?? 0) * frequency * (k1 + 1)) / (frequency + norm);
+    }, 0),
+  );
+}
+
+/** A crude plural/verb-ending stem so that 'prices' matches 'price' and 'hiring' 'hire'. */
+const stem = (word: string) => word.replace(/(?:ies|es|s|ing|ed)$/, '');
+
+/** Score a changed line must reach to be meaningful in the keyword fallback. */
+export const keywordThreshold = 0.5;
+
+/** What a judge reads about one page. */
+export interface JudgeInput {
+  goal: string;
+  url: string;
+  status: 'changed' | 'new';
+  /** Lines the change added and removed (a new page: all its lines, as added). */
+  added: readonly string[];
+  removed: readonly string[];
+  /** The git diff text, for the model. */
+  diffText?: string;
+  /** Every line of the page now, as background for the keyword score. */
+  context: readonly string[];
+}
+
+/** The keyword/BM25 verdict (see the module comment). */
+export function judgeByKeywords(input: JudgeInput): PageJudgment {
+  const terms = goalTerms(input.goal);
+  const changed = [
+    ...input.added.map((line) => ({ line, type: 'added' as const })),
+    ...input.removed.map((line) => ({ line, type: 'removed' as const })),
+  ].filter((entry) => entry.line.trim().length > 0);
+  if (terms.length === 0 || changed.length === 0) {
+    return {
+      meaningful: false,
+      confidence: 'low',
+      reason:
+        terms.length === 0
+          ? 'The goal has no content words to match (keyword judging).'
+          : 'No text changed (keyword judging).',
+      meaningfulChanges: [],
+      method: 'keywords',
+    };
+  }
+  const documents = changed.map((entry) => words(entry.line));
+  const corpus = [...documents, ...input.context.map((line) => words(line))].filter(
+    (doc) => doc.length > 0,
+  );
+  const scores = bm25(terms, documents, corpus);
+  const best = Math.max(...scores);
+  const matches = changed
+    .map((entry, index) => ({ ...entry, score: scores[index] ?? 0 }))
+    .filter((entry) => entry.score >= keywordThreshold)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 10);
+  const matchedTerms = terms.filter((term) =>
+    matches.some((match) => words(match.line).some((word) => stem(word) === stem(term))),
+  );
+  const meaningful = matches.length > 0;
+  return {
+    meaningful,
+    confidence:
+      best >= 3 * keywordThreshold ? 'high' : best >= 2 * keywordThreshold ? 'medium' : 'low',
+    reason: meaningful
+      ? `Changed text mentions ${matchedTerms.map((term) => `'${term}'`).join(', ')} from the goal (keyword judging, BM25 ${best.toFixed(2)}).`
+      : `No changed line mentions the goal's words ${terms.map((term) => `'${term}'`).join(', ')} (keyword judging).`,
+    meaningfulChanges: matches.map((match): MeaningfulChange => ({
+      type: match.type,
+      before: match.type === 'removed' ? match.line : null,
+      after: match.type === 'added' ? match.line : null,
+      reason: `mentions ${matchedTerms.filter((term) => words(match.line).some((word) => stem(word) === stem(term))).join(', ')}`,
+    })),
+    method: 'keywords',
+  };
+}
+
+/** The model's answer, checked before it becomes a judgment. */
+const judgmentSchema = z.object({
+  meaningful: z.boolean(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  reason: z.string().max(2000),
+  meaningfulChanges: z
+    .array(
+      z.object({
+        type: z.enum(['added', 'removed', 'changed']),
+        before: z.string().nullable(),
+        after: z.string().nullable(),
+        reason: z.string(),
+      }),
+    )
+    .max(50),
+});
+
+/** The JSON Schema the model answers to (strict mode: every property required). */
+const judgmentJsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['meaningful', 'confidence', 'reason', 'meaningfulChanges'],
+  properties: {
+    meaningful: { type: 'boolean' },
+    confidence: { type: 'string', enum: ['high', 'medium', 'low'] },
+    reason: { type: 'string' },
+    meaningfulChanges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type', 'before', 'after', 'reason'],
+        properties: {
+          type: { type: 'string', enum: ['added', 'removed', 'changed'] },
+          before: { type: ['string', 'null'] },
+          after: { type: ['string', 'null'] },
+          reason: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+/** Most characters of a diff a model is shown; the rest is cut with a note. */
+const maxDiffChars = 24_000;
+
+/**
+ * The model's verdict, or undefined when the model failed or answered out of shape (the page
+ * then stays unjudged; the caller logs `error`).
+ */
+export async function judgeWithLlm(
+  llm: LlmProvider,
+  input: JudgeInput,
+  signal?: AbortSignal,
+): Promise<{ judgment: PageJudgment } | { error: string }> {
+  let diff = input.diffText ?? input.added.map((line) => `+${line}`).join('\n');
+  if (diff.length > maxDiffChars)
+    diff = `${diff.slice(0, maxDiffChars)}\n[… diff cut at ${maxDiffChars} characters]`;
+  try {
+    const response = await llm.complete({
+      messages: [
+        {
+          role: 'system',
+          content:
+            'You judge changes to monitored web pages. Given the goal of the person watching and a diff, ' +
+            'decide whether the change is meaningful for that goal. Ignore cosmetic changes, reordering, ' +
+            'counters, timestamps and boilerplate unless the goal is about them. Answer in JSON only.',
+        },
+        {
+          role: 'user',
+          content: `Goal: ${input.goal}\nPage: ${input.url}\nThe page is ${input.status === 'new' ? 'new (seen for the first time)' : 'changed'}.\nDiff (lines starting with + were added, - removed):\n${diff}`,
+        },
+      ],
+      jsonSchema: { name: 'monitor_judgment', schema: judgmentJsonSchema },
+      temperature: 0,
+      maxTokens: 1000,
+      ...(signal ? { signal } : {}),
+    });
+    const parsed = judgmentSchema.safeParse(response.json);
+    if (!parsed.success)
+      return {
+        error: `the model's judgment is out of shape: ${parsed.error.issues[0]?.message ?? ''}`,
+      };
+    return { judgment: { ...parsed.data, method: 'llm' } };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
