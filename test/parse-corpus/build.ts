@@ -2,16 +2,19 @@
  * Regenerates the parse corpus's documents: every source under sources/ (LibreOffice flat XML,
  * written by hand) is converted by LibreOffice headless into each format its truth file lists,
  * into out/. The outputs are committed, so tests and CI never need LibreOffice; run this only
- * after changing a source:
+ * after changing a source or adding an output format:
  *
- *   npx node --experimental-strip-types test/parse-corpus/build.ts
+ *   npx node --experimental-strip-types test/parse-corpus/build.ts [--force]
  *
+ * Only missing outputs and those older than their source are made again (a conversion stamps
+ * new dates into the file, so rebuilding all of them would change every binary); --force
+ * remakes them all.
  * As a guard against a typo in a hand-written truth file, each text document is also exported
  * to plain text by LibreOffice and compared with its truth; the build fails when they differ
  * more than line breaks and footnote numbers can explain. Set SOFFICE to use another binary.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +22,7 @@ import { corpusDir, loadCorpus, truthPlainText } from './corpus.ts';
 import { textSimilarity } from './metrics.ts';
 
 const soffice = process.env.SOFFICE ?? 'soffice';
+const force = process.argv.includes('--force');
 /** Below this, LibreOffice's own text of a source and its truth file disagree on the wording. */
 const minTruthAgreement = 0.97;
 
@@ -45,7 +49,10 @@ try {
   const outDir = join(corpusDir, 'out');
   const scratch = mkdtempSync(join(tmpdir(), 'trawl-corpus-txt-'));
   for (const entry of loadCorpus()) {
+    const sourceTime = statSync(entry.sourcePath).mtimeMs;
     for (const output of entry.outputs) {
+      const fresh = existsSync(output.path) && statSync(output.path).mtimeMs >= sourceTime;
+      if (fresh && !force) continue;
       convert(entry.sourcePath, output.format, outDir);
       console.log(`${entry.name}: ${output.path}`);
     }

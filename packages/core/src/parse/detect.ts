@@ -11,6 +11,8 @@ export type FileKind =
   | 'xlsx'
   | 'pptx'
   | 'odt'
+  | 'ods'
+  | 'odp'
   | 'html'
   | 'csv'
   | 'tsv'
@@ -26,6 +28,8 @@ const byContentType: [RegExp, FileKind][] = [
   [/spreadsheetml\.sheet/, 'xlsx'],
   [/presentationml\.presentation/, 'pptx'],
   [/opendocument\.text/, 'odt'],
+  [/opendocument\.spreadsheet/, 'ods'],
+  [/opendocument\.presentation/, 'odp'],
   [/^text\/html\b|^application\/xhtml\+xml\b/, 'html'],
   [/^text\/csv\b/, 'csv'],
   [/^text\/tab-separated-values\b/, 'tsv'],
@@ -41,6 +45,8 @@ const byExtension: Record<string, FileKind> = {
   xlsx: 'xlsx',
   pptx: 'pptx',
   odt: 'odt',
+  ods: 'ods',
+  odp: 'odp',
   html: 'html',
   htm: 'html',
   xhtml: 'html',
@@ -60,8 +66,29 @@ function zipKind(bytes: Uint8Array): FileKind {
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';
-  if (names.has('content.xml') && names.has('mimetype')) return 'odt';
+  if (names.has('content.xml') && names.has('mimetype')) return odfKind(bytes);
   return 'unknown';
+}
+
+const odfKinds: Record<string, FileKind> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+};
+
+/**
+ * An OpenDocument package's kind from its `mimetype` entry, which the format requires to be
+ * the first entry, stored uncompressed: its text starts at byte 38, after the 30-byte local
+ * header and the 8-byte name.
+ */
+function odfKind(bytes: Uint8Array): FileKind {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A prefix match also takes templates (…text-template) as their document kind. Anything
+  // else (a compressed or misplaced mimetype) is left to the parser, which reads the body.
+  const head = view.length >= 38 && view.toString('latin1', 30, 38) === 'mimetype';
+  const mimetype = head ? view.toString('latin1', 38, 38 + 100) : '';
+  const match = Object.keys(odfKinds).find((type) => mimetype.startsWith(type));
+  return match ? odfKinds[match]! : 'odt';
 }
 
 /** Text (not binary) when the first 4 KB decode as UTF-8 without NUL bytes. */
@@ -100,4 +127,9 @@ export function detectKind(
 }
 
 /** Extensions of documents `parse()` reads, for crawls deciding whether to follow a link. */
-export const parseableDocumentExtensions: ReadonlySet<string> = new Set(['pdf', 'docx', 'xlsx', 'pptx']);
+export const parseableDocumentExtensions: ReadonlySet<string> = new Set([
+  'pdf',
+  'docx',
+  'xlsx',
+  'pptx',
+]);

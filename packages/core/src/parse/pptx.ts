@@ -305,8 +305,9 @@ function plainText(paragraph: Element): string {
     .trim();
 }
 
+/** A text node's text; soft hyphens only mark where a word may break, so they go. */
 const nodeText = (node: { type: string }): string =>
-  'data' in node && typeof node.data === 'string' ? node.data : '';
+  'data' in node && typeof node.data === 'string' ? node.data.replace(/\u00AD/g, '') : '';
 
 /**
  * A paragraph's runs as inline HTML: bold, italic and hyperlinks kept, neighbouring runs of the

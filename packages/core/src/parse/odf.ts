@@ -1,0 +1,529 @@
+/**
+ * OpenDocument (ODT, ODS, ODP) to HTML, from the package's content.xml. No maintained npm
+ * library turns ODF into HTML or markdown (exceljs reads only OOXML), and the format is plain
+ * XML whose structure maps onto HTML almost one to one, so it is read here:
+ *
+ * - text (ODT): headings by outline level, paragraphs, lists (bulleted or numbered from their
+ *   list style), tables with spans, sections, links, images, and footnotes and endnotes as a
+ *   numbered list at the end. Running headers and footers live in styles.xml's master pages,
+ *   so they are left out by reading content.xml only; generated indexes (a table of contents)
+ *   are left out as they repeat the headings.
+ * - spreadsheet (ODS): one section per sheet with a table of its used range, cells as their
+ *   stored values (formulas as their computed results, dates in ISO form), as for XLSX.
+ * - presentation (ODP): one section per slide in document order, the title as a heading, the
+ *   other frames top to bottom then left to right, and the speaker notes under "Notes", as for
+ *   PPTX. Footer, date and slide-number frames are left out.
+ */
+import { isTag, isText, type ChildNode, type Element } from 'domhandler';
+import type JSZip from 'jszip';
+import { posix } from 'node:path';
+import { UnsupportedTypeError, ValidationError } from '../errors.ts';
+import {
+  attribute,
+  childAt,
+  childElements,
+  descendants,
+  escapeHtml,
+  localName,
+  nestedListHtml,
+  openPackage,
+  readXmlPart,
+  type ListItem,
+} from './ooxml.ts';
+import { checkZipBomb } from './zip.ts';
+
+/** Most rows one sheet may expand to: a repeated row can claim a million. */
+const maxSheetRows = 100_000;
+/** Most columns a row may expand to (the ODF limit is 16,384). */
+const maxSheetColumns = 16_384;
+
+/** What the walkers need from the package. */
+interface OdfContext {
+  /** List styles by name: whether each level is numbered. */
+  listStyles: Map<string, Element>;
+  /** Text styles by name: whether they make text bold or italic. */
+  textStyles: Map<string, { bold: boolean; italic: boolean }>;
+  /** Data URIs of the package's pictures, by path. */
+  pictures: Map<string, string>;
+  /** Footnote and endnote bodies, in citation order. */
+  notes: string[];
+}
+
+/**
+ * The HTML of an OpenDocument file. @throws BAD_REQUEST for an unreadable package,
+ * UNSUPPORTED_FILE_TYPE for a drawing, chart or formula document, CONTENT_TOO_LARGE for a zip
+ * bomb
+ */
+export async function odfHtml(bytes: Uint8Array): Promise<string> {
+  checkZipBomb(bytes, 'OpenDocument');
+  const zip = await openPackage(bytes, 'OpenDocument');
+  const content = await readXmlPart(zip, 'content.xml');
+  const styles = await readXmlPart(zip, 'styles.xml');
+  const body = childElements(childAt(content, 'body'))[0];
+  if (!content || !body)
+    throw new ValidationError('The OpenDocument file has no content.xml with a document body');
+  const context: OdfContext = {
+    listStyles: new Map(),
+    textStyles: new Map(),
+    pictures: await pictureData(zip),
+    notes: [],
+  };
+  for (const part of [styles, content]) {
+    for (const holder of ['styles', 'automatic-styles']) {
+      const container = childAt(part, holder);
+      for (const list of childElements(container, 'list-style'))
+        context.listStyles.set(attribute(list, 'name') ?? '', list);
+      for (const style of childElements(container, 'style')) {
+        const text = childAt(style, 'text-properties');
+        if (!text) continue;
+        context.textStyles.set(attribute(style, 'name') ?? '', {
+          bold: /^(bold|[6-9]00)$/.test(attribute(text, 'font-weight') ?? ''),
+          italic: /^(italic|oblique)$/.test(attribute(text, 'font-style') ?? ''),
+        });
+      }
+    }
+  }
+  // The body, not the detected kind, decides: a package whose mimetype entry is out of place
+  // is detected as ODT whatever it holds.
+  let html: string;
+  switch (localName(body)) {
+    case 'text':
+      html = blocksHtml(childElements(body), context) + notesHtml(context);
+      break;
+    case 'spreadsheet':
+      html = childElements(body, 'table')
+        .map((sheet) => sheetHtml(sheet))
+        .join('\n');
+      break;
+    case 'presentation':
+      html = childElements(body, 'page')
+        .map((page, index) => pageHtml(page, index + 1, context))
+        .join('\n');
+      break;
+    default:
+      throw new UnsupportedTypeError(
+        `The OpenDocument file holds a ${localName(body)} document; parse reads text documents, spreadsheets and presentations`,
+      );
+  }
+  const title = descendants(await readXmlPart(zip, 'meta.xml'), 'title')[0];
+  const titleText = title ? textOf(title).trim() : '';
+  return `<html><head>${titleText ? `<title>${escapeHtml(titleText)}</title>` : ''}</head><body>${html}</body></html>`;
+}
+
+const pictureTypes: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+};
+
+/** The pictures under Pictures/ as data URIs (inline, as for Word and PowerPoint files). */
+async function pictureData(zip: JSZip): Promise<Map<string, string>> {
+  const pictures = new Map<string, string>();
+  for (const file of Object.values(zip.files)) {
+    const type = pictureTypes[posix.extname(file.name).slice(1).toLowerCase()];
+    if (file.dir || !type || !file.name.startsWith('Pictures/')) continue;
+    pictures.set(file.name, `data:${type};base64,${await file.async('base64')}`);
+  }
+  return pictures;
+}
+
+/** All text under an element, as stored. */
+function textOf(node: ChildNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node)) return '';
+  return node.children.map(textOf).join('');
+}
+
+/** Elements generated from the rest of the document, or not content. */
+const skippedBlocks = new Set([
+  'table-of-content',
+  'alphabetical-index',
+  'illustration-index',
+  'table-index',
+  'object-index',
+  'user-index',
+  'bibliography',
+  'sequence-decls',
+  'variable-decls',
+  'user-field-decls',
+  'tracked-changes',
+  'soft-page-break',
+  'forms',
+]);
+
+/**
+ * Block-level ODF content (a text body, a section, a text box, a cell) as HTML. Lists next to
+ * each other make one list: slides split an outline into sibling lists at each level change.
+ */
+function blocksHtml(elements: readonly Element[], context: OdfContext): string {
+  let html = '';
+  let listRun: ListItem[] = [];
+  for (const element of elements) {
+    const name = localName(element);
+    if (name === 'list') {
+      listRun.push(...listItems(element, context, 1, undefined));
+      continue;
+    }
+    if (listRun.length > 0) html += nestedListHtml(listRun);
+    listRun = [];
+    html += blockHtml(element, context);
+  }
+  if (listRun.length > 0) html += nestedListHtml(listRun);
+  return html;
+}
+
+function blockHtml(element: Element, context: OdfContext): string {
+  const name = localName(element);
+  if (skippedBlocks.has(name)) return '';
+  switch (name) {
+    case 'h': {
+      const text = inlineHtml(element, context);
+      if (text.trim() === '') return '';
+      const level = Math.min(6, Math.max(1, Number(attribute(element, 'outline-level')) || 1));
+      return `<h${level}>${text}</h${level}>`;
+    }
+    case 'p': {
+      const text = inlineHtml(element, context);
+      return text.trim() === '' ? '' : `<p>${text}</p>`;
+    }
+    case 'table':
+      return tableHtml(element, context);
+    case 'frame':
+      return frameHtml(element, context);
+    default:
+      // Sections, index bodies and other containers: their content, in order.
+      return blocksHtml(childElements(element), context);
+  }
+}
+
+/** Whether level `level` of a list style numbers its items. */
+function isNumbered(styleName: string | undefined, level: number, context: OdfContext): boolean {
+  const style = context.listStyles.get(styleName ?? '');
+  const levelStyle = childElements(style).find(
+    (element) => Number(attribute(element, 'level')) === level,
+  );
+  return levelStyle !== undefined && localName(levelStyle) === 'list-level-style-number';
+}
+
+/**
+ * A list as flat items with levels, for {@link nestedListHtml}: ODF stores an outline level as
+ * list nesting, and an item holding only a nested list (no text of its own) is just the way to
+ * reach a deeper level, so it adds no item. A nested list without a style takes its parent's.
+ */
+function listItems(
+  list: Element,
+  context: OdfContext,
+  level: number,
+  inheritedStyle: string | undefined,
+): ListItem[] {
+  const styleName = attribute(list, 'style-name') ?? inheritedStyle;
+  const ordered = isNumbered(styleName, level, context);
+  const items: ListItem[] = [];
+  for (const item of childElements(list)) {
+    if (localName(item) !== 'list-item' && localName(item) !== 'list-header') continue;
+    const own: string[] = [];
+    const nested: ListItem[] = [];
+    for (const child of childElements(item)) {
+      if (localName(child) === 'list')
+        nested.push(...listItems(child, context, level + 1, styleName));
+      else {
+        const html = blocksHtml([child], context);
+        if (html !== '') own.push(html);
+      }
+    }
+    // One paragraph reads as the item's own text, so the list stays tight in markdown.
+    const html =
+      own.length === 1 ? own[0]!.replace(/^<(p|h\d)>([\s\S]*)<\/\1>$/, '$2') : own.join('');
+    if (html !== '') items.push({ level: level - 1, ordered, html });
+    items.push(...nested);
+  }
+  return items;
+}
+
+/** Inline content: text with ODF's white-space rules, spans, links, breaks, notes, images. */
+function inlineHtml(parent: Element, context: OdfContext): string {
+  let html = '';
+  for (const node of parent.children) {
+    if (isText(node)) {
+      // ODF collapses white space in text; extra spaces are <text:s/>. Soft hyphens only say
+      // where a word may break, and would split the word for anyone searching the text.
+      html += escapeHtml(
+        textOf(node)
+          .replace(/[ \t\r\n]+/g, ' ')
+          .replace(/\u00AD/g, ''),
+      );
+      continue;
+    }
+    if (!isTag(node)) continue;
+    const element = node;
+    switch (localName(element)) {
+      case 's':
+        html += ' '.repeat(Math.min(100, Number(attribute(element, 'c')) || 1));
+        break;
+      case 'tab':
+        html += ' ';
+        break;
+      case 'line-break':
+        html += '<br>';
+        break;
+      case 'span': {
+        let inner = inlineHtml(element, context);
+        const style = context.textStyles.get(attribute(element, 'style-name') ?? '');
+        if (inner.trim() !== '' && style?.bold) inner = `<strong>${inner}</strong>`;
+        if (inner.trim() !== '' && style?.italic) inner = `<em>${inner}</em>`;
+        html += inner;
+        break;
+      }
+      case 'a': {
+        const href = attribute(element, 'href');
+        const inner = inlineHtml(element, context);
+        html += href ? `<a href="${escapeHtml(href)}">${inner}</a>` : inner;
+        break;
+      }
+      case 'note': {
+        const body = childAt(element, 'note-body');
+        context.notes.push(blocksHtml(childElements(body), context));
+        html += `<sup>[${context.notes.length}]</sup>`;
+        break;
+      }
+      case 'frame':
+        html += frameHtml(element, context, { inline: true });
+        break;
+      case 'annotation':
+      case 'annotation-end':
+      case 'bookmark':
+      case 'bookmark-start':
+      case 'bookmark-end':
+      case 'reference-mark':
+      case 'reference-mark-start':
+      case 'reference-mark-end':
+      case 'soft-page-break':
+      case 'change':
+      case 'change-start':
+      case 'change-end':
+        break;
+      default:
+        // Fields (dates, page references, sequence numbers) and other wrappers: their text.
+        html += inlineHtml(element, context);
+    }
+  }
+  return html;
+}
+
+/** Footnotes and endnotes, numbered as cited. */
+function notesHtml(context: OdfContext): string {
+  if (context.notes.length === 0) return '';
+  const items = context.notes.map(
+    (note) => `<li>${note.replace(/^<p>([\s\S]*)<\/p>$/, '$1')}</li>`,
+  );
+  return `<ol>${items.join('')}</ol>`;
+}
+
+/** A frame: its picture (alt text from its title or description), text box or table. */
+function frameHtml(frame: Element, context: OdfContext, { inline = false } = {}): string {
+  const alt = textOf(childAt(frame, 'title') ?? childAt(frame, 'desc') ?? frame).trim();
+  const parts: string[] = [];
+  for (const child of childElements(frame)) {
+    switch (localName(child)) {
+      case 'image': {
+        const source = context.pictures.get(attribute(child, 'href') ?? '');
+        const image = source ? `<img src="${source}" alt="${escapeHtml(alt)}">` : '';
+        // A picture on its own line reads as a paragraph of its own.
+        if (image) parts.push(inline ? image : `<p>${image}</p>`);
+        break;
+      }
+      case 'text-box':
+        parts.push(
+          inline
+            ? childElements(child)
+                .map((paragraph) => inlineHtml(paragraph, context))
+                .join('<br>')
+            : blocksHtml(childElements(child), context),
+        );
+        break;
+      case 'table':
+        if (!inline) parts.push(tableHtml(child, context));
+        break;
+    }
+  }
+  return parts.join('');
+}
+
+/** A text table: header rows as `<thead>`, spans kept, covered cells left out. */
+function tableHtml(table: Element, context: OdfContext): string {
+  const head: string[] = [];
+  const body: string[] = [];
+  const visit = (parent: Element, inHead: boolean) => {
+    for (const child of childElements(parent)) {
+      const name = localName(child);
+      if (name === 'table-header-rows') visit(child, true);
+      else if (name === 'table-rows' || name === 'table-row-group') visit(child, inHead);
+      else if (name === 'table-row') {
+        const repeat = Math.min(100, Number(attribute(child, 'number-rows-repeated')) || 1);
+        const row = rowHtml(child, inHead ? 'th' : 'td', context);
+        for (let copy = 0; copy < repeat; copy++) (inHead ? head : body).push(row);
+      }
+    }
+  };
+  visit(table, false);
+  // GFM needs a header: without header rows, the first row serves.
+  if (head.length === 0 && body.length > 0)
+    head.push(body.shift()!.replace(/<(\/?)td\b/g, '<$1th'));
+  return `<table><thead>${head.join('')}</thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+function rowHtml(row: Element, tag: 'th' | 'td', context: OdfContext): string {
+  const cells = childElements(row).flatMap((cell) => {
+    if (localName(cell) !== 'table-cell') return [];
+    const columns = Number(attribute(cell, 'number-columns-spanned')) || 1;
+    const rows = Number(attribute(cell, 'number-rows-spanned')) || 1;
+    const spans =
+      (columns > 1 ? ` colspan="${columns}"` : '') + (rows > 1 ? ` rowspan="${rows}"` : '');
+    const text = childElements(cell)
+      .map((child) =>
+        localName(child) === 'p' || localName(child) === 'h'
+          ? inlineHtml(child, context)
+          : blocksHtml([child], context),
+      )
+      .filter((html) => html.trim() !== '')
+      .join('<br>');
+    const repeat = Math.min(100, Number(attribute(cell, 'number-columns-repeated')) || 1);
+    return Array.from({ length: repeat }, () => `<${tag}${spans}>${text}</${tag}>`);
+  });
+  return `<tr>${cells.join('')}</tr>`;
+}
+
+/** A cell's value as text: the stored value for numbers, dates and times, else its text. */
+function cellValue(cell: Element): string {
+  switch (attribute(cell, 'value-type')) {
+    case 'float':
+    case 'percentage':
+    case 'currency':
+      return attribute(cell, 'value') ?? '';
+    case 'date':
+      return (attribute(cell, 'date-value') ?? '').replace(/T00:00:00(?:\.0+)?$/, '');
+    case 'time': {
+      const [, hours = '0', minutes = '0', seconds = '0'] =
+        /^PT(\d+)H(\d+)M([\d.]+)S$/.exec(attribute(cell, 'time-value') ?? '') ?? [];
+      return [hours, minutes, seconds.split('.')[0] ?? '0']
+        .map((part) => part.padStart(2, '0'))
+        .join(':');
+    }
+    case 'boolean':
+      return attribute(cell, 'boolean-value') === 'true' ? 'TRUE' : 'FALSE';
+    default:
+      return childElements(cell, 'p')
+        .map((paragraph) => textOf(paragraph).replace(/\s+/g, ' ').trim())
+        .join(' ');
+  }
+}
+
+/**
+ * One sheet as a heading and a table of its used range: rows and columns empty throughout are
+ * left out, as for XLSX, and repeated empty rows and cells (a sheet's tail often claims a
+ * million) are counted, never expanded.
+ */
+function sheetHtml(sheet: Element): string {
+  const rows: string[][] = [];
+  const rowElements: Element[] = [];
+  const collect = (parent: Element) => {
+    for (const child of childElements(parent)) {
+      const name = localName(child);
+      if (name === 'table-row') rowElements.push(child);
+      else if (name === 'table-header-rows' || name === 'table-rows' || name === 'table-row-group')
+        collect(child);
+    }
+  };
+  collect(sheet);
+  for (const row of rowElements) {
+    const cells: string[] = [];
+    for (const cell of childElements(row)) {
+      const name = localName(cell);
+      if (name !== 'table-cell' && name !== 'covered-table-cell') continue;
+      const repeat = Number(attribute(cell, 'number-columns-repeated')) || 1;
+      const value = name === 'table-cell' ? cellValue(cell) : '';
+      // Repeated empty cells only matter if something follows them.
+      const count = Math.min(repeat, maxSheetColumns - cells.length);
+      for (let copy = 0; copy < count; copy++) cells.push(value);
+      if (cells.length >= maxSheetColumns) break;
+    }
+    while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+    if (cells.length === 0) continue;
+    const repeat = Math.min(
+      Number(attribute(row, 'number-rows-repeated')) || 1,
+      maxSheetRows - rows.length,
+    );
+    for (let copy = 0; copy < repeat; copy++) rows.push(cells);
+    if (rows.length >= maxSheetRows) break;
+  }
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  const used = Array.from({ length: width }, (_, column) =>
+    rows.some((row) => (row[column] ?? '') !== ''),
+  );
+  const grid = rows.map((row) =>
+    used.flatMap((isUsed, column) => (isUsed ? [row[column] ?? ''] : [])),
+  );
+  const name = escapeHtml(attribute(sheet, 'name') ?? 'Sheet');
+  if (grid.length === 0) return `<h2>${name}</h2>`;
+  const cellsOf = (row: string[], tag: 'th' | 'td') =>
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
+  const [head, ...body] = grid;
+  return `<h2>${name}</h2><table><thead>${cellsOf(head!, 'th')}</thead><tbody>${body.map((row) => cellsOf(row, 'td')).join('')}</tbody></table>`;
+}
+
+/** Frames that repeat on every slide, like a page's running header and footer. */
+const furnitureClasses = new Set(['footer', 'header', 'date-time', 'page-number', 'page']);
+
+/** A length in ODF units (cm, mm, in, pt, pc, px) in centimetres, for ordering frames. */
+function centimetres(length: string | undefined): number | undefined {
+  const match = /^(-?[\d.]+)(cm|mm|in|pt|pc|px)?$/.exec(length ?? '');
+  if (!match) return undefined;
+  const factor = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 }[
+    (match[2] ?? 'cm') as 'cm'
+  ];
+  return Number(match[1]) * factor;
+}
+
+/** A slide: its title as a heading, its frames in reading order, then its notes. */
+function pageHtml(page: Element, number: number, context: OdfContext): string {
+  const titles: string[] = [];
+  const blocks: { x: number; y: number; index: number; html: string }[] = [];
+  const visit = (parent: Element) => {
+    for (const child of childElements(parent)) {
+      const name = localName(child);
+      if (name === 'g') {
+        visit(child);
+        continue;
+      }
+      if (name !== 'frame' && name !== 'custom-shape' && name !== 'rect') continue;
+      const role = attribute(child, 'class') ?? '';
+      if (furnitureClasses.has(role)) continue;
+      if (role === 'title') {
+        const title = textOf(child).replace(/\s+/g, ' ').trim();
+        if (title) titles.push(title);
+        continue;
+      }
+      // Shapes hold their text directly; frames hold it in a text box.
+      const html =
+        name === 'frame' ? frameHtml(child, context) : blocksHtml(childElements(child), context);
+      if (html === '') continue;
+      blocks.push({
+        x: centimetres(attribute(child, 'x')) ?? Infinity,
+        y: centimetres(attribute(child, 'y')) ?? Infinity,
+        index: blocks.length,
+        html,
+      });
+    }
+  };
+  visit(page);
+  blocks.sort((a, b) => a.y - b.y || a.x - b.x || a.index - b.index);
+  const notes = childElements(childAt(page, 'notes'), 'frame')
+    .filter((frame) => attribute(frame, 'class') === 'notes')
+    .map((frame) => frameHtml(frame, context))
+    .join('');
+  const heading = titles.length > 0 ? titles.join(' — ') : `Slide ${number}`;
+  return `<section><h2>${escapeHtml(heading)}</h2>${blocks.map((block) => block.html).join('')}${notes ? `<h3>Notes</h3>${notes}` : ''}</section>`;
+}
