@@ -22,6 +22,7 @@ import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { Credits, IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
+import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
@@ -41,6 +42,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Webhook delivery: signing secret, retries. */
   webhooks?: WebhookSettings;
+  /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
+  monitors?: MonitorServerSettings;
   /** Per-team limits; each off when 0 or unset. */
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
 }
@@ -158,6 +161,18 @@ export function buildServer(
       records,
       idempotency: new IdempotencyKeys(store),
       limits: options.limits ?? {},
+    });
+    monitorRoutes(api, {
+      store,
+      config,
+      webhooks,
+      base,
+      credits: {
+        allows: (team) => credits.allows(team),
+        debit: (team, amount) => credits.charge(team, amount),
+      },
+      ...(options.monitors ? { settings: options.monitors } : {}),
+      log: (message, error) => app.log.warn({ err: error }, message),
     });
     done();
   });

@@ -1,0 +1,183 @@
+/**
+ * `/v2/monitor`: monitors over HTTP, as the official SDK calls them (reference-behaviour (a),
+ * "Monitor"): create, list (`limit`/`offset`), get, update, delete, run now, list checks, and one
+ * check with a page of its pages (`limit`/`skip`/`status`, `next` inside `data`). Every success
+ * is 200 with `data` (the SDK requires it); monitors are scoped to the caller's team.
+ *
+ * The MonitorService lives here too: registering the routes builds it over the server's store,
+ * with the webhook notifier, the configured e-mail notifier and LLM, and the credits ledger; its
+ * scheduler starts when the server is ready and stops when it closes.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ConflictError,
+  MonitorService,
+  monitorCreateShape,
+  monitorUpdateShape,
+  parseOrThrow,
+  WebhookNotifier,
+  type EngineConfig,
+  type LlmProvider,
+  type MonitorCredits,
+  type Notifier,
+  type Store,
+  type WebhookSender,
+} from '@trawl/core';
+import { z } from 'zod';
+import { errorReply, refusal } from './errors.ts';
+import { wireFields } from './requests.ts';
+
+/** Monitor settings of the server. */
+export interface MonitorServerSettings {
+  /** Judges changes and extracts JSON; without one, judging falls back to keywords. */
+  llm?: LlmProvider;
+  /** Notifiers beyond the webhook (e-mail). */
+  notifiers?: readonly Notifier[];
+}
+
+/** What the monitor routes are built from. */
+export interface MonitorRouteContext {
+  store: Store;
+  config: EngineConfig;
+  webhooks: WebhookSender;
+  credits?: MonitorCredits;
+  settings?: MonitorServerSettings;
+  base: (request: FastifyRequest) => string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export const monitorCreateRequestSchema = z.strictObject({ ...monitorCreateShape, ...wireFields });
+export const monitorUpdateRequestSchema = z.strictObject({ ...monitorUpdateShape, ...wireFields });
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const monitorNotFound = refusal(404, 'Monitor not found', 'NOT_FOUND');
+const checkNotFound = refusal(404, 'Check not found', 'NOT_FOUND');
+
+/** The body without the wire-only fields the SDK adds. */
+function withoutWireFields<T extends Record<string, unknown>>(body: T): T {
+  const { origin: _origin, integration: _integration, ...rest } = body;
+  return rest as T;
+}
+
+type IdParams = { id: string };
+type CheckParams = { id: string; checkId: string };
+
+/** Registers the monitor routes and the service's lifecycle on `app`; returns the service. */
+export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext): MonitorService {
+  const service = new MonitorService({
+    store: context.store,
+    config: context.config,
+    notifiers: [new WebhookNotifier(context.webhooks), ...(context.settings?.notifiers ?? [])],
+    ...(context.settings?.llm ? { llm: context.settings.llm } : {}),
+    ...(context.credits ? { credits: context.credits } : {}),
+    ...(context.log ? { onWarning: context.log } : {}),
+  });
+  app.addHook('onReady', () => service.start());
+  app.addHook('onClose', async () => {
+    await service.stop();
+    await Promise.allSettled(
+      (context.settings?.notifiers ?? []).map(
+        (notifier) => notifier.close?.() ?? Promise.resolve(),
+      ),
+    );
+  });
+  const scope = (request: FastifyRequest) => ({ team: request.team });
+  const send = (reply: FastifyReply, answer: ReturnType<typeof refusal>) =>
+    reply.code(answer.status).send(answer.body);
+
+  app.post('/v2/monitor', async (request) => {
+    const body = parseOrThrow(monitorCreateRequestSchema, request.body ?? {}, 'monitor');
+    return { success: true, data: await service.create(withoutWireFields(body), scope(request)) };
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/v2/monitor', async (request) => ({
+    success: true,
+    data: await service.list(request.query, scope(request)),
+  }));
+
+  app.get<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
+    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+    return { success: true, data: await service.get(request.params.id, scope(request)) };
+  });
+
+  app.patch<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
+    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+    const body = parseOrThrow(monitorUpdateRequestSchema, request.body ?? {}, 'monitor update');
+    return {
+      success: true,
+      data: await service.update(request.params.id, withoutWireFields(body), scope(request)),
+    };
+  });
+
+  app.delete<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
+    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+    await service.delete(request.params.id, scope(request));
+    return { success: true };
+  });
+
+  app.post<{ Params: IdParams }>('/v2/monitor/:id/run', async (request, reply) => {
+    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+    // The SDK posts `{}` with its origin; nothing else is accepted.
+    parseOrThrow(z.strictObject(wireFields), request.body ?? {}, 'monitor run');
+    try {
+      const check = await service.run(request.params.id, scope(request));
+      return { success: true, id: check.id, data: check };
+    } catch (error) {
+      // The hosted service puts the running check's id beside the error.
+      if (error instanceof ConflictError && error.details && 'checkId' in error.details) {
+        const answer = errorReply(error);
+        return reply.code(409).send({ ...answer.body, checkId: error.details['checkId'] });
+      }
+      throw error;
+    }
+  });
+
+  app.get<{ Params: IdParams; Querystring: Record<string, string> }>(
+    '/v2/monitor/:id/checks',
+    async (request, reply) => {
+      if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+      return {
+        success: true,
+        data: await service.checks(request.params.id, request.query, scope(request)),
+      };
+    },
+  );
+
+  app.get<{ Params: CheckParams; Querystring: Record<string, string> }>(
+    '/v2/monitor/:id/checks/:checkId',
+    async (request, reply) => {
+      const { id, checkId } = request.params;
+      if (!uuidPattern.test(id)) return send(reply, monitorNotFound);
+      if (!uuidPattern.test(checkId)) return send(reply, checkNotFound);
+      const { nextSkip, ...detail } = await service.check(
+        id,
+        checkId,
+        request.query,
+        scope(request),
+      );
+      let next: string | undefined;
+      if (nextSkip !== undefined) {
+        const query = new URLSearchParams({ ...request.query, skip: String(nextSkip) });
+        next = `${context.base(request)}/v2/monitor/${id}/checks/${checkId}?${query.toString()}`;
+      }
+      return {
+        success: true,
+        ...(next ? { next } : {}),
+        data: { ...detail, ...(next ? { next } : {}) },
+      };
+    },
+  );
+
+  app.get<{ Params: CheckParams }>(
+    '/v2/monitor/:id/checks/:checkId/webhooks',
+    async (request, reply) => {
+      const { id, checkId } = request.params;
+      if (!uuidPattern.test(id)) return send(reply, monitorNotFound);
+      if (!uuidPattern.test(checkId)) return send(reply, checkNotFound);
+      await service.check(id, checkId, { limit: 1 }, scope(request));
+      return { success: true, deliveries: await context.webhooks.log(checkId) };
+    },
+  );
+
+  return service;
+}
