@@ -45,7 +45,7 @@ const blockSchema = z.discriminatedUnion('type', [
 export const truthSchema = z.strictObject({
   description: z.string(),
   /** The formats build.ts makes from the source (LibreOffice's --convert-to names). */
-  outputs: z.array(z.enum(['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp'])).min(1),
+  outputs: z.array(z.enum(['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'])).min(1),
   blocks: z.array(blockSchema).min(1),
   /** Footnote texts: in the text, but their place differs by format, so outside reading order. */
   footnotes: z.array(z.string()),

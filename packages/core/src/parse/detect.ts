@@ -13,6 +13,7 @@ export type FileKind =
   | 'odt'
   | 'ods'
   | 'odp'
+  | 'epub'
   | 'html'
   | 'csv'
   | 'tsv'
@@ -30,6 +31,7 @@ const byContentType: [RegExp, FileKind][] = [
   [/opendocument\.text/, 'odt'],
   [/opendocument\.spreadsheet/, 'ods'],
   [/opendocument\.presentation/, 'odp'],
+  [/^application\/epub\+zip\b/, 'epub'],
   [/^text\/html\b|^application\/xhtml\+xml\b/, 'html'],
   [/^text\/csv\b/, 'csv'],
   [/^text\/tab-separated-values\b/, 'tsv'],
@@ -47,6 +49,7 @@ const byExtension: Record<string, FileKind> = {
   odt: 'odt',
   ods: 'ods',
   odp: 'odp',
+  epub: 'epub',
   html: 'html',
   htm: 'html',
   xhtml: 'html',
@@ -66,7 +69,10 @@ function zipKind(bytes: Uint8Array): FileKind {
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';
-  if (names.has('content.xml') && names.has('mimetype')) return odfKind(bytes);
+  const mimetype = packageMimetype(bytes);
+  if (mimetype.startsWith('application/epub+zip')) return 'epub';
+  if (names.has('content.xml') && names.has('mimetype')) return odfKind(mimetype);
+  if (names.has('META-INF/container.xml')) return 'epub';
   return 'unknown';
 }
 
@@ -77,16 +83,22 @@ const odfKinds: Record<string, FileKind> = {
 };
 
 /**
- * An OpenDocument package's kind from its `mimetype` entry, which the format requires to be
+ * The `mimetype` entry of an OpenDocument or EPUB package, which both formats require to be
  * the first entry, stored uncompressed: its text starts at byte 38, after the 30-byte local
- * header and the 8-byte name.
+ * header and the 8-byte name. Empty when it is not there.
  */
-function odfKind(bytes: Uint8Array): FileKind {
+function packageMimetype(bytes: Uint8Array): string {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // A prefix match also takes templates (…text-template) as their document kind. Anything
-  // else (a compressed or misplaced mimetype) is left to the parser, which reads the body.
-  const head = view.length >= 38 && view.toString('latin1', 30, 38) === 'mimetype';
-  const mimetype = head ? view.toString('latin1', 38, 38 + 100) : '';
+  if (view.length < 38 || view.toString('latin1', 30, 38) !== 'mimetype') return '';
+  return view.toString('latin1', 38, Math.min(view.length, 38 + 100));
+}
+
+/**
+ * An OpenDocument package's kind from its mimetype. A prefix match also takes templates
+ * (…text-template) as their document kind; anything else (a compressed or misplaced mimetype)
+ * is left to the parser, which reads the body.
+ */
+function odfKind(mimetype: string): FileKind {
   const match = Object.keys(odfKinds).find((type) => mimetype.startsWith(type));
   return match ? odfKinds[match]! : 'odt';
 }

@@ -9,6 +9,7 @@ import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
 import type { OcrMode } from './pdf/extract.ts';
 import { pdfToHtml } from './pdf/index.ts';
+import { epubHtml } from './epub.ts';
 import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
 import { checkZipBomb } from './zip.ts';
@@ -167,10 +168,12 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'ods':
     case 'odp':
       return odfHtml(bytes);
+    case 'epub':
+      return epubHtml(bytes);
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }
