@@ -81,6 +81,8 @@ const docx = makeDocx();
 const xlsx = makeXlsx();
 // The corpus deck LibreOffice made: a real presentation package, not a hand-built one.
 const pptx = readFileSync(new URL('../parse-corpus/out/deck.pptx', import.meta.url));
+const ods = readFileSync(new URL('../parse-corpus/out/workbook.ods', import.meta.url));
+const epub = readFileSync(new URL('../parse-corpus/out/report.epub', import.meta.url));
 const garbage = makeNoise(200 * 1024);
 const binary = makeNoise(64 * 1024, 0x5eed);
 
@@ -291,6 +293,10 @@ const routes: Record<string, Handler> = {
       'application/vnd.openxmlformats-officedocument.presentationml.presentation',
       pptx,
     ),
+  '/files/workbook.ods': (_req, res) =>
+    send(res, 200, 'application/vnd.oasis.opendocument.spreadsheet', ods),
+  // Served as a download, so only the bytes tell what it is.
+  '/files/report.epub': (_req, res) => send(res, 200, 'application/octet-stream', epub),
   '/doc.xlsx': (_req, res) =>
     send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xlsx),
 

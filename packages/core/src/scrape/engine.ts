@@ -405,7 +405,7 @@ function detectDocument(
   const magic = body.length >= 4 && (body[0] === 0x25 || body[0] === 0x50);
   if (!documentTypes.test(mime) && !magic) return undefined;
   const kind = detectKind(body, mime, url.pathname);
-  const documentKinds: FileKind[] = ['pdf', 'docx', 'xlsx', 'pptx', 'odt'];
+  const documentKinds: FileKind[] = ['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'];
   if (documentKinds.includes(kind)) return kind;
   // A document content type on bytes we cannot place: say so rather than show binary.
   return documentTypes.test(mime) ? 'unknown' : undefined;

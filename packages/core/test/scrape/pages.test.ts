@@ -145,6 +145,13 @@ describe('bad input', () => {
     expect(deck.metadata.statusCode).toBe(200);
   });
 
+  it('parses OpenDocument and EPUB files served at a URL, by content type or by their bytes', async () => {
+    const sheet = await scrape(page('/files/workbook.ods'));
+    expect(sheet.markdown).toContain('| Report date | 2024-12-31 |');
+    const book = await scrape(page('/files/report.epub'));
+    expect(book.markdown).toMatch(/^Northwind Harbour Survey: Annual Report\n/);
+  });
+
   it('refuses a PDF when parsers leaves pdf out, saying how to read it', async () => {
     await expect(scrape(page('/doc.pdf'), { parsers: [] })).rejects.toMatchObject({
       code: 'UNSUPPORTED_FILE_TYPE',
