@@ -72,8 +72,8 @@ export type ParseOptions = z.input<typeof parseOptionsSchema>;
 export const maxParseBytes = 50 * 1024 * 1024;
 
 /**
- * Parses a document into markdown (and html, links, images): DOCX, XLSX, HTML, CSV, TSV,
- * Markdown, JSON, XML and plain text. The kind comes from the bytes first, then `contentType`,
+ * Parses a document into markdown (and html, links, images): PDF, DOCX, XLSX, PPTX, ODT, ODS,
+ * ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and plain text. The kind comes from the bytes first, then `contentType`,
  * then `filename`.
  *
  * @throws BAD_REQUEST for an empty, unreadable or over-large file; UNSUPPORTED_FILE_TYPE for a
