@@ -238,8 +238,10 @@ describe('GET /v2/openapi.json', () => {
         '/v2/crawl/{id}',
         '/v2/crawl/{id}/errors',
         '/v2/crawl/{id}/webhooks',
+        '/v2/feedback',
         '/v2/map',
         '/v2/scrape',
+        '/v2/search/{jobId}/feedback',
         '/v2/team/credit-usage',
       ].sort(),
     );

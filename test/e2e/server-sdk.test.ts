@@ -209,6 +209,67 @@ describe.each(modes)('the official SDK against trawl serve, $name', (mode) => {
     await expect(firecrawl.scrape('http://127.0.0.1:1/')).rejects.toMatchObject({ status: 500 });
   });
 
+  it('sends feedback with feedback() and searchFeedback(): refunds, duplicates, errors', async () => {
+    const doc = await firecrawl.scrape(`${site.url}/articles/6`);
+    const jobId = String(doc.metadata?.scrapeId);
+    const request = {
+      endpoint: 'scrape' as const,
+      jobId,
+      rating: 'bad' as const,
+      issues: ['missing_content'],
+      note: 'The article body is cut off.',
+      metadata: { formats: ['markdown'] },
+    };
+    const result = await firecrawl.feedback(request);
+    expect(result).toEqual({
+      success: true,
+      feedbackId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      creditsRefunded: 1,
+      creditsRefundedToday: expect.any(Number),
+      dailyRefundCap: 50,
+      dailyCapReached: false,
+      alreadySubmitted: false,
+    });
+    expect(await firecrawl.feedback({ ...request, rating: 'partial' })).toMatchObject({
+      feedbackId: result.feedbackId,
+      creditsRefunded: 0,
+      alreadySubmitted: true,
+    });
+    const mapped = await firecrawl.map(`${site.url}/`, { limit: 3 });
+    expect(
+      await firecrawl.feedback({
+        endpoint: 'map',
+        jobId: mapped.id ?? '',
+        rating: 'partial',
+        url: `${site.url}/`,
+      }),
+    ).toMatchObject({ success: true, creditsRefunded: 0, alreadySubmitted: false });
+
+    // No search endpoint yet: a search job recorded and charged as a search route would.
+    const search = await server.app.records.start(mode.team, 'search', 'article six');
+    await server.app.records.finish(search.id, { status: 'completed', creditsUsed: 2 });
+    await server.app.ledger.debit(mode.team, 2, { endpoint: 'search', jobId: search.id });
+    expect(
+      await firecrawl.searchFeedback(search.id, {
+        rating: 'bad',
+        missingContent: [{ topic: 'article seven', description: 'the next part was not found' }],
+        querySuggestions: 'article six and seven',
+      }),
+    ).toMatchObject({ success: true, creditsRefunded: 2, dailyRefundCap: 100 });
+
+    // The SDK's error keeps `details`, whose entry carries the feedback code.
+    await expect(
+      firecrawl.feedback({ ...request, jobId: '0190a6a4-2222-7000-8000-000000000002' }),
+    ).rejects.toMatchObject({
+      status: 404,
+      message: 'scrape job not found for this team.',
+      details: [expect.objectContaining({ path: ['jobId'], code: 'JOB_NOT_FOUND' })],
+    });
+    await expect(
+      firecrawl.searchFeedback(search.id, { rating: 'good', querySuggestions: 'x' }),
+    ).rejects.toMatchObject({ status: 400, message: 'Invalid request body' });
+  });
+
   it('answers the account calls', async () => {
     expect((await firecrawl.getCreditUsage()).remainingCredits).toBeGreaterThan(0);
     const concurrency = await firecrawl.getConcurrency();

@@ -66,10 +66,45 @@ export {
   NotConfiguredError,
   FetchError,
   StoreError,
+  FeedbackError,
   errorCodes,
   toTrawlError,
 } from './errors.ts';
-export type { ErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
+export type { ErrorCode, FeedbackErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
+export { CreditLedger } from './credits/index.ts';
+export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
+export { creditEndpoints, creditLedgerOptionsSchema, creditPricesSchema } from './credits/options.ts';
+export type {
+  CreditEndpoint,
+  CreditLedgerOptions,
+  CreditPrices,
+  ResolvedCreditLedgerOptions,
+} from './credits/options.ts';
+export { FeedbackService, listFeedback } from './feedback/index.ts';
+export type {
+  FeedbackFilter,
+  FeedbackJob,
+  FeedbackResult,
+  FeedbackServiceOptions,
+  FindFeedbackJob,
+  StoredFeedback,
+} from './feedback/index.ts';
+export {
+  feedbackEndpoints,
+  feedbackRatings,
+  feedbackRequestSchema,
+  feedbackSettingsSchema,
+  maxFeedbackMetadataBytes,
+  searchFeedbackRequestSchema,
+} from './feedback/options.ts';
+export type {
+  FeedbackEndpoint,
+  FeedbackRating,
+  FeedbackRequest,
+  FeedbackSettings,
+  ResolvedFeedbackSettings,
+  SearchFeedbackRequest,
+} from './feedback/options.ts';
 export type {
   Store,
   StoreSetOptions,
@@ -82,72 +117,3 @@ export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';
 export { MemoryStore } from './defaults/memory-store.ts';
-export { ConflictError } from './errors.ts';
-export { MonitorService } from './monitor/index.ts';
-export type { MonitorCredits, MonitorScope, MonitorServiceOptions } from './monitor/index.ts';
-export {
-  monitorCreateSchema,
-  monitorCreateShape,
-  monitorUpdateSchema,
-  monitorUpdateShape,
-  monitorListSchema,
-  checkListSchema,
-  checkPagesSchema,
-  monitorWebhookEvents,
-  checkStatuses,
-  pageStatuses,
-} from './monitor/options.ts';
-export type {
-  MonitorCreateInput,
-  MonitorUpdateInput,
-  MonitorTargetInput,
-  MonitorListOptions,
-  CheckListOptions,
-  CheckPagesOptions,
-} from './monitor/options.ts';
-export { resolveSchedule, nextRunOf, schedulePhraseExamples } from './monitor/schedule.ts';
-export type { MonitorSchedule, ScheduleInput } from './monitor/schedule.ts';
-export { normaliseContent, comparableContent, contentHash, gitDiff, jsonDiff } from './monitor/diff.ts';
-export type { GitDiff } from './monitor/diff.ts';
-export { judgeByKeywords, goalTerms } from './monitor/judge.ts';
-export type { JudgeInput } from './monitor/judge.ts';
-export type {
-  Monitor,
-  MonitorTarget,
-  MonitorScrapeTarget,
-  MonitorCrawlTarget,
-  MonitorWebhook,
-  MonitorNotification,
-  MonitorEmailNotification,
-  MonitorCheck,
-  MonitorCheckPage,
-  MonitorCheckDetail,
-  CheckStatus,
-  CheckSummary,
-  CheckTargetResult,
-  PageStatus,
-  PageDiff,
-  PageJudgment,
-  MeaningfulChange,
-} from './monitor/types.ts';
-export type {
-  Notifier,
-  NotificationResult,
-  MonitorPageEvent,
-  MonitorCheckEvent,
-} from './interfaces/notifier.ts';
-export type {
-  LlmProvider,
-  LlmMessage,
-  LlmRequest,
-  LlmResponse,
-} from './interfaces/llm-provider.ts';
-export { extractJson } from './llm/extract-json.ts';
-export type { JsonExtraction } from './llm/extract-json.ts';
-export { WebhookSender, WebhookNotifier, eventMatches } from './defaults/webhook-notifier.ts';
-export type {
-  WebhookConfig,
-  WebhookDelivery,
-  WebhookPayload,
-  WebhookSettings,
-} from './defaults/webhook-notifier.ts';

@@ -6,7 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { resolveEngineConfig, ValidationError, type EngineConfig } from '@trawl/core';
+import {
+  creditPricesSchema,
+  resolveEngineConfig,
+  ValidationError,
+  type CreditPrices,
+  type EngineConfig,
+} from '@trawl/core';
 import { z } from 'zod';
 
 interface ConfigRow<S extends z.ZodType = z.ZodType> {
@@ -21,6 +27,43 @@ const booleanFromEnv = z.union([
   z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
 ]);
 const integerFromEnv = z.coerce.number().int();
+
+/** A comma-separated list in the environment, an array in the config file. */
+const listFromEnv = z.union([
+  z.array(z.string().min(1)),
+  z.string().transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+]);
+
+/**
+ * Credit prices: `scrape=2,crawl=1` in the environment, an object in the config file. Core's
+ * schema checks the names and amounts and fills in the prices left out.
+ */
+const pricesFromEnv = z
+  .union([
+    z.record(z.string(), z.unknown()),
+    z.string().transform((text, context) => {
+      const prices: Record<string, number> = {};
+      for (const pair of text.split(',').map((item) => item.trim())) {
+        if (pair === '') continue;
+        const [name = '', amount = ''] = pair.split('=').map((part) => part.trim());
+        if (name === '' || amount === '' || Number.isNaN(Number(amount))) {
+          context.addIssue({
+            code: 'custom',
+            message: `expected name=credits pairs such as 'scrape=1,crawl=2' (got '${pair}')`,
+          });
+          return z.NEVER;
+        }
+        prices[name] = Number(amount);
+      }
+      return prices;
+    }),
+  ])
+  .pipe(creditPricesSchema);
 
 /** Every setting, in the order the README lists them. */
 export const configRows = [
@@ -136,7 +179,38 @@ export const configRows = [
     env: 'TRAWL_TEAM_CREDITS',
     schema: integerFromEnv.min(0).optional(),
     description:
-      'Credits of each team (one per page scraped or crawled, one per map); spent: 402. Unset: unlimited.',
+      'Credits of each team, charged at creditPrices; spent: 402. Unset: unlimited (the ledger is still kept).',
+  },
+  {
+    key: 'creditPrices',
+    env: 'TRAWL_CREDIT_PRICES',
+    schema: pricesFromEnv.optional(),
+    description:
+      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page). Each unset price is 1.',
+  },
+  {
+    key: 'feedbackDailyRefundCap',
+    env: 'TRAWL_FEEDBACK_DAILY_REFUND_CAP',
+    schema: integerFromEnv.min(0).optional(),
+    description: 'Most credits feedback gives a team back per UTC day (default 50).',
+  },
+  {
+    key: 'searchFeedbackDailyRefundCap',
+    env: 'TRAWL_SEARCH_FEEDBACK_DAILY_REFUND_CAP',
+    schema: integerFromEnv.min(0).optional(),
+    description: 'The same cap for feedback on searches (default 100).',
+  },
+  {
+    key: 'feedbackWindowMs',
+    env: 'TRAWL_FEEDBACK_WINDOW_MS',
+    schema: integerFromEnv.min(1).optional(),
+    description: 'How long after a job starts it takes feedback (ms; default 120000); later: 409.',
+  },
+  {
+    key: 'feedbackOptedOutTeams',
+    env: 'TRAWL_FEEDBACK_OPTED_OUT_TEAMS',
+    schema: listFromEnv.optional(),
+    description: 'Teams whose feedback is refused (403 `TEAM_OPTED_OUT`), comma-separated.',
   },
   {
     key: 'webhookSecret',
@@ -162,6 +236,11 @@ const serverKeys = [
   'rateLimitPerMinute',
   'teamConcurrency',
   'teamCredits',
+  'creditPrices',
+  'feedbackDailyRefundCap',
+  'searchFeedbackDailyRefundCap',
+  'feedbackWindowMs',
+  'feedbackOptedOutTeams',
   'webhookSecret',
   'webhookRetries',
 ] as const;
@@ -175,6 +254,11 @@ export interface ServerSettings {
   rateLimitPerMinute: number;
   teamConcurrency: number;
   teamCredits?: number;
+  creditPrices?: CreditPrices;
+  feedbackDailyRefundCap?: number;
+  searchFeedbackDailyRefundCap?: number;
+  feedbackWindowMs?: number;
+  feedbackOptedOutTeams?: string[];
   webhookSecret?: string;
   webhookRetries: number;
 }

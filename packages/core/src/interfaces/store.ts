@@ -64,15 +64,15 @@ export interface StoreCapabilities {
 const scanBatch = 500;
 
 /**
- * Every live entry of a namespace (under `prefix`), in key order, read in pages so that a large
- * namespace never sits in memory at once.
+ * Every live entry of a namespace (under `prefix`, and after the key `after` when given), in key
+ * order, read in pages so that a large namespace never sits in memory at once.
  */
 export async function* scanStore<T>(
   store: Store,
   namespace: string,
   prefix = '',
+  after?: string,
 ): AsyncGenerator<StoreEntry<T>> {
-  let after: string | undefined;
   for (;;) {
     const entries = await store.list<T>(namespace, {
       prefix,

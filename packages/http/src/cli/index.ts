@@ -4,6 +4,7 @@
  */
 import { toTrawlError, ValidationError } from '@trawl/core';
 import { crawlCommand } from './crawl.ts';
+import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
 import { scrapeCommand } from './scrape.ts';
@@ -29,7 +30,14 @@ export interface CliIo {
   stderrIsTTY?: boolean;
 }
 
-const commands: Command[] = [scrapeCommand, crawlCommand, mapCommand, serveCommand, keysCommand];
+const commands: Command[] = [
+  scrapeCommand,
+  crawlCommand,
+  mapCommand,
+  serveCommand,
+  keysCommand,
+  feedbackCommand,
+];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

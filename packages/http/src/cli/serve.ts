@@ -58,6 +58,11 @@ export const serveCommand: Command = {
       rateLimitPerMinute,
       teamConcurrency,
       teamCredits,
+      creditPrices,
+      feedbackDailyRefundCap,
+      searchFeedbackDailyRefundCap,
+      feedbackWindowMs,
+      feedbackOptedOutTeams,
       webhookSecret,
       webhookRetries,
     } = config.server;
@@ -83,6 +88,15 @@ export const serveCommand: Command = {
         ratePerMinute: rateLimitPerMinute,
         teamConcurrency,
         ...(teamCredits !== undefined ? { teamCredits } : {}),
+      },
+      ...(creditPrices ? { creditPrices } : {}),
+      feedback: {
+        ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
+        ...(searchFeedbackDailyRefundCap !== undefined
+          ? { searchDailyRefundCap: searchFeedbackDailyRefundCap }
+          : {}),
+        ...(feedbackWindowMs !== undefined ? { windowMs: feedbackWindowMs } : {}),
+        ...(feedbackOptedOutTeams ? { optedOutTeams: feedbackOptedOutTeams } : {}),
       },
     });
     const resumed = await app.jobs.restore();

@@ -7,22 +7,26 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
+  CreditLedger,
+  FeedbackService,
   map,
   parseOrThrow,
   scrape,
   toTrawlError,
   ValidationError,
   type CrawlOptions,
+  type CreditLedgerOptions,
   type EngineConfig,
+  type FeedbackSettings,
   type Job,
   type JobKind,
   type Store,
 } from '@trawl/core';
 import { authenticate, type ApiKeys } from './auth.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
-import { Credits, IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
+import { feedbackRoutes } from './feedback.ts';
+import { IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
-import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
@@ -42,10 +46,12 @@ export interface ServerOptions {
   logLevel?: string;
   /** Webhook delivery: signing secret, retries. */
   webhooks?: WebhookSettings;
-  /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
-  monitors?: MonitorServerSettings;
   /** Per-team limits; each off when 0 or unset. */
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
+  /** Credits per kind of work (each 1 when unset); the ledger is kept even without teamCredits. */
+  creditPrices?: CreditLedgerOptions['prices'];
+  /** Feedback refund caps, window and opted-out teams. */
+  feedback?: FeedbackSettings;
 }
 
 declare module 'fastify' {
@@ -64,11 +70,18 @@ const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
   reply.code(answer.status).send(answer.body);
 
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
-export function buildServer(
-  options: ServerOptions,
-): FastifyInstance & { jobs: JobRegistry; webhooks: WebhookSender; records: RequestRecords } {
+export function buildServer(options: ServerOptions): FastifyInstance & {
+  jobs: JobRegistry;
+  webhooks: WebhookSender;
+  records: RequestRecords;
+  ledger: CreditLedger;
+} {
   const { store, config, keys } = options;
-  const credits = new Credits(store, options.limits?.teamCredits);
+  const teamCredits = options.limits?.teamCredits;
+  const ledger = new CreditLedger(store, {
+    ...(teamCredits === undefined ? {} : { perTeam: teamCredits }),
+    ...(options.creditPrices ? { prices: options.creditPrices } : {}),
+  });
   const webhooks = new WebhookSender(store, {
     allowPrivateTargets: config.allowPrivateAddresses,
     ...options.webhooks,
@@ -77,10 +90,12 @@ export function buildServer(
   const records = new RequestRecords(store);
   const jobs = new JobRegistry(store, config, {
     onFinished: async (owner, summary) => {
-      await credits.charge(owner.team, summary.progress.scraped);
+      const endpoint = owner.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+      const cost = ledger.cost(endpoint, summary.progress.scraped);
+      await ledger.debit(owner.team, cost, { endpoint, jobId: owner.id });
       await records.finish(owner.id, {
         status: summary.status,
-        creditsUsed: summary.progress.scraped,
+        creditsUsed: cost,
         ...(summary.error ? { error: summary.error } : {}),
       });
     },
@@ -155,28 +170,25 @@ export function buildServer(
       config,
       jobs,
       base,
-      credits,
+      ledger,
       concurrency,
       webhooks,
       records,
       idempotency: new IdempotencyKeys(store),
       limits: options.limits ?? {},
     });
-    monitorRoutes(api, {
-      store,
-      config,
-      webhooks,
-      base,
-      credits: {
-        allows: (team) => credits.allows(team),
-        debit: (team, amount) => credits.charge(team, amount),
-      },
-      ...(options.monitors ? { settings: options.monitors } : {}),
-      log: (message, error) => app.log.warn({ err: error }, message),
-    });
+    feedbackRoutes(
+      api,
+      new FeedbackService({
+        store,
+        ledger,
+        findJob: (team, id) => records.get(team, id),
+        ...(options.feedback ? { settings: options.feedback } : {}),
+      }),
+    );
     done();
   });
-  return Object.assign(app, { jobs, webhooks, records });
+  return Object.assign(app, { jobs, webhooks, records, ledger });
 }
 
 interface RouteContext {
@@ -184,7 +196,7 @@ interface RouteContext {
   config: EngineConfig;
   jobs: JobRegistry;
   base: (request: FastifyRequest) => string;
-  credits: Credits;
+  ledger: CreditLedger;
   concurrency: TeamConcurrency;
   webhooks: WebhookSender;
   records: RequestRecords;
@@ -199,18 +211,20 @@ function rateModeOf(method: string, url: string): RateMode {
   if (method === 'POST' && path === '/v2/crawl') return 'crawl';
   if (method === 'POST' && path === '/v2/map') return 'map';
   if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
+  if (path === '/v2/feedback' || /^\/v2\/search\/[^/]+\/feedback$/.test(path)) return 'account';
   return 'crawlStatus';
 }
 
-/** Runs a request's work, recording it completed (one credit) or failed with its code. */
+/** Runs a request's work, recording it completed (at `cost` credits) or failed with its code. */
 async function recorded<T>(
   records: RequestRecords,
   id: string,
+  cost: number,
   work: () => Promise<T>,
 ): Promise<T> {
   try {
     const result = await work();
-    await records.finish(id, { status: 'completed', creditsUsed: 1 });
+    await records.finish(id, { status: 'completed', creditsUsed: cost });
     return result;
   } catch (error) {
     const failure = toTrawlError(error);
@@ -244,7 +258,7 @@ function routes(
     config,
     jobs,
     base,
-    credits,
+    ledger,
     concurrency,
     limits,
     webhooks,
@@ -254,9 +268,10 @@ function routes(
 ): void {
   app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
-    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
+    const cost = ledger.cost('scrape');
+    if (!(await ledger.allows(request.team, cost))) return send(reply, outOfCredits);
     const record = await records.start(request.team, 'scrape', body.url);
-    const { result: data, waitedMs } = await recorded(records, record.id, () =>
+    const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
       concurrency.run(request.team, () =>
         scrape(body.url, coreOptions(request.body, 'url'), { store, config }),
       ),
@@ -266,31 +281,35 @@ function routes(
       data.metadata.concurrencyLimited = true;
       data.metadata.concurrencyQueueDurationMs = waitedMs;
     }
-    await credits.charge(request.team, 1);
+    await ledger.debit(request.team, cost, { endpoint: 'scrape', jobId: record.id });
     return { success: true, data };
   });
 
   app.post('/v2/map', async (request, reply) => {
     const body = parseOrThrow(mapRequestSchema, request.body ?? {}, 'map request');
-    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
+    const cost = ledger.cost('map');
+    if (!(await ledger.allows(request.team, cost))) return send(reply, outOfCredits);
     const record = await records.start(request.team, 'map', body.url);
-    const result = await recorded(records, record.id, () =>
+    const result = await recorded(records, record.id, cost, () =>
       map(body.url, coreOptions(request.body, 'url'), { config }),
     );
-    await credits.charge(request.team, 1);
+    await ledger.debit(request.team, cost, { endpoint: 'map', jobId: record.id });
     return { success: true, id: record.id, links: result.links };
   });
 
   app.post('/v2/crawl', async (request, reply) => {
     const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
-    const remaining = await credits.remaining(request.team);
-    if (remaining === 0) return send(reply, outOfCredits);
+    const remaining = await ledger.remaining(request.team);
+    const pagePrice = ledger.cost('crawl');
+    if (remaining !== undefined && remaining < Math.max(pagePrice, 1))
+      return send(reply, outOfCredits);
     if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
       return send(reply, keyAlreadyUsed);
     const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
     // No crawl may spend more than the team has left.
-    if (remaining !== undefined) options.limit = Math.min(options.limit ?? 10_000, remaining);
+    if (remaining !== undefined && pagePrice > 0)
+      options.limit = Math.min(options.limit ?? 10_000, Math.floor(remaining / pagePrice));
     const job = await jobs.startCrawl(request.team, body.url, options, webhook);
     await records.start(request.team, 'crawl', body.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
@@ -299,7 +318,8 @@ function routes(
   app.post('/v2/batch/scrape', async (request, reply) => {
     const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
-    if (!(await credits.allows(request.team))) return send(reply, outOfCredits);
+    if (!(await ledger.allows(request.team, ledger.cost('batch_scrape'))))
+      return send(reply, outOfCredits);
     if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
       return send(reply, keyAlreadyUsed);
     if (body.appendToId !== undefined)
@@ -386,14 +406,17 @@ function routes(
   app.get('/v2/openapi.json', () => openApiDocument());
 
   app.get('/v2/team/credit-usage', async (request) => {
-    const remaining = await credits.remaining(request.team);
+    const usage = await ledger.usage(request.team);
     return {
       success: true,
       data: {
-        remainingCredits: remaining ?? unlimitedCredits,
-        planCredits: limits.teamCredits ?? unlimitedCredits,
+        remainingCredits: usage.remaining ?? unlimitedCredits,
+        planCredits: usage.limit ?? unlimitedCredits,
         billingPeriodStart: null,
         billingPeriodEnd: null,
+        // Beyond the hosted answer: what the ledger holds, which counts even when unlimited.
+        creditsUsed: usage.debited - usage.refunded,
+        creditsRefunded: usage.refunded,
       },
     };
   });

@@ -1,8 +1,8 @@
 /**
- * Per-team limits of the server: a request rate per minute (429 with Retry-After), a number of
- * scrapes at once (beyond it scrapes wait their turn and say so in their metadata), and credits
- * (402 once spent). Each is off unless configured. Counters are in memory, per process: limits
- * protect one server, and credits are kept in the store so a restart does not refill them.
+ * Per-team limits of the server: a request rate per minute (429 with Retry-After) and a number of
+ * scrapes at once (beyond it scrapes wait their turn and say so in their metadata). Each is off
+ * unless configured. Counters are in memory, per process: limits protect one server. Credits
+ * (402 once spent) are core's CreditLedger, kept in the store so a restart does not refill them.
  */
 import type { Store } from '@trawl/core';
 
@@ -94,49 +94,6 @@ export class TeamConcurrency {
       state.waiting.shift()?.();
       if (state.running === 0 && state.waiting.length === 0) this.#teams.delete(team);
     }
-  }
-}
-
-const creditsNamespace = 'credits';
-
-/** Credits per team per server: one per page scraped, crawled or mapped. */
-export class Credits {
-  readonly #store: Store;
-  readonly #perTeam: number | undefined;
-  #writes = Promise.resolve();
-
-  constructor(store: Store, perTeam: number | undefined) {
-    this.#store = store;
-    this.#perTeam = perTeam;
-  }
-
-  get limited(): boolean {
-    return this.#perTeam !== undefined;
-  }
-
-  async used(team: string): Promise<number> {
-    return (await this.#store.get<number>(creditsNamespace, team)) ?? 0;
-  }
-
-  /** Credits left; undefined when credits are not configured. */
-  async remaining(team: string): Promise<number | undefined> {
-    if (this.#perTeam === undefined) return undefined;
-    return Math.max(0, this.#perTeam - (await this.used(team)));
-  }
-
-  /** Whether the team may start more work. */
-  async allows(team: string): Promise<boolean> {
-    const remaining = await this.remaining(team);
-    return remaining === undefined || remaining > 0;
-  }
-
-  /** Adds to the team's use; writes one at a time so concurrent charges are not lost. */
-  charge(team: string, amount: number): Promise<void> {
-    if (amount <= 0) return this.#writes;
-    this.#writes = this.#writes.then(async () => {
-      await this.#store.set(creditsNamespace, team, (await this.used(team)) + amount);
-    });
-    return this.#writes;
   }
 }
 

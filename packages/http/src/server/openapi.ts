@@ -3,6 +3,7 @@
  * requests, so it cannot drift from what the server accepts.
  */
 import { z } from 'zod';
+import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
 import {
   batchScrapeRequestSchema,
   crawlRequestSchema,
@@ -97,6 +98,25 @@ function deliveries(kind: string) {
   };
 }
 
+const feedbackErrors = {
+  '400': errorResponse('`feedbackErrorCode: INVALID_BODY`; `details` lists each bad field'),
+  '403': errorResponse('`feedbackErrorCode: TEAM_OPTED_OUT`'),
+  '404': errorResponse(
+    '`JOB_NOT_FOUND` (`SEARCH_NOT_FOUND` for a search): unknown, foreign or unfinished job',
+  ),
+  '409': errorResponse('`FEEDBACK_WINDOW_EXPIRED`, or `SEARCH_FAILED` for a failed search'),
+  '500': errorResponse('`feedbackErrorCode: INTERNAL`'),
+};
+const feedbackAnswer =
+  '`{ success, feedbackId, creditsRefunded, creditsRefundedToday, dailyRefundCap, dailyCapReached, alreadySubmitted, warning? }`';
+
+function feedback(summary: string, schema: z.ZodType, parameters: object[] = []) {
+  const operation = post(summary, schema, feedbackAnswer).post;
+  return {
+    post: { ...operation, parameters, responses: { ...operation.responses, ...feedbackErrors } },
+  };
+}
+
 let cached: object | undefined;
 
 /** The document served at `GET /v2/openapi.json`. */
@@ -146,9 +166,18 @@ export function openApiDocument(): object {
       '/v2/batch/scrape/{id}': job('batch scrape'),
       '/v2/batch/scrape/{id}/errors': jobErrors('batch scrape'),
       '/v2/batch/scrape/{id}/webhooks': deliveries('batch scrape'),
+      '/v2/feedback': feedback(
+        'Rate a finished scrape, map, parse or search job; may refund credits',
+        feedbackRequestSchema,
+      ),
+      '/v2/search/{jobId}/feedback': feedback(
+        'Rate a search: useful sources, missing content, better queries',
+        searchFeedbackRequestSchema,
+        [{ ...jobId, name: 'jobId' }],
+      ),
       '/v2/team/credit-usage': {
         get: {
-          summary: 'Credits left',
+          summary: 'Credits left, and what the ledger holds (creditsUsed, creditsRefunded)',
           responses: { '200': { description: '`{ success, data }`' } },
         },
       },

@@ -5,8 +5,8 @@
  */
 import type { Store } from '@trawl/core';
 
-/** The endpoints that leave a record. */
-export type RecordedEndpoint = 'scrape' | 'map' | 'crawl' | 'batch_scrape';
+/** The endpoints that leave a record (feedback finds any of them by id, whatever the endpoint). */
+export type RecordedEndpoint = 'scrape' | 'map' | 'crawl' | 'batch_scrape' | 'parse' | 'search';
 
 /** One request's record. */
 export interface RequestRecord {

@@ -11,8 +11,7 @@ import {
 } from '@trawl/core';
 import { z } from 'zod';
 
-/** Fields the official SDK adds to every body (`origin`), and integrations add (`integration`). */
-export const wireFields = {
+const wireFields = {
   origin: z.string().max(1000).optional(),
   integration: z.string().max(1000).nullish(),
 };
