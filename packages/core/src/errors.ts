@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'PAYMENT_REQUIRED'
   | 'URL_BLOCKED'
   | 'NOT_FOUND'
+  | 'CONFLICT'
   | 'TEAM_OPTED_OUT'
   | 'FEEDBACK_WINDOW_EXPIRED'
   | 'SEARCH_FAILED'
@@ -43,6 +44,7 @@ export const errorCodes = [
   'PAYMENT_REQUIRED',
   'URL_BLOCKED',
   'NOT_FOUND',
+  'CONFLICT',
   'TEAM_OPTED_OUT',
   'FEEDBACK_WINDOW_EXPIRED',
   'SEARCH_FAILED',
@@ -148,6 +150,17 @@ export class NotFoundError extends TrawlError {
     } = {},
   ) {
     super(options.code ?? 'NOT_FOUND', message, options);
+  }
+}
+
+/**
+ * The resource is not in a state that allows the call: a paused monitor asked to run, a check
+ * already running. Retry once the state has changed.
+ */
+export class ConflictError extends TrawlError {
+  override name = 'ConflictError';
+  constructor(message: string, options: TrawlErrorOptions = {}) {
+    super('CONFLICT', message, options);
   }
 }
 

@@ -117,3 +117,72 @@ export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';
 export { MemoryStore } from './defaults/memory-store.ts';
+export { ConflictError } from './errors.ts';
+export { MonitorService } from './monitor/index.ts';
+export type { MonitorCredits, MonitorScope, MonitorServiceOptions } from './monitor/index.ts';
+export {
+  monitorCreateSchema,
+  monitorCreateShape,
+  monitorUpdateSchema,
+  monitorUpdateShape,
+  monitorListSchema,
+  checkListSchema,
+  checkPagesSchema,
+  monitorWebhookEvents,
+  checkStatuses,
+  pageStatuses,
+} from './monitor/options.ts';
+export type {
+  MonitorCreateInput,
+  MonitorUpdateInput,
+  MonitorTargetInput,
+  MonitorListOptions,
+  CheckListOptions,
+  CheckPagesOptions,
+} from './monitor/options.ts';
+export { resolveSchedule, nextRunOf, schedulePhraseExamples } from './monitor/schedule.ts';
+export type { MonitorSchedule, ScheduleInput } from './monitor/schedule.ts';
+export { normaliseContent, comparableContent, contentHash, gitDiff, jsonDiff } from './monitor/diff.ts';
+export type { GitDiff } from './monitor/diff.ts';
+export { judgeByKeywords, goalTerms } from './monitor/judge.ts';
+export type { JudgeInput } from './monitor/judge.ts';
+export type {
+  Monitor,
+  MonitorTarget,
+  MonitorScrapeTarget,
+  MonitorCrawlTarget,
+  MonitorWebhook,
+  MonitorNotification,
+  MonitorEmailNotification,
+  MonitorCheck,
+  MonitorCheckPage,
+  MonitorCheckDetail,
+  CheckStatus,
+  CheckSummary,
+  CheckTargetResult,
+  PageStatus,
+  PageDiff,
+  PageJudgment,
+  MeaningfulChange,
+} from './monitor/types.ts';
+export type {
+  Notifier,
+  NotificationResult,
+  MonitorPageEvent,
+  MonitorCheckEvent,
+} from './interfaces/notifier.ts';
+export type {
+  LlmProvider,
+  LlmMessage,
+  LlmRequest,
+  LlmResponse,
+} from './interfaces/llm-provider.ts';
+export { extractJson } from './llm/extract-json.ts';
+export type { JsonExtraction } from './llm/extract-json.ts';
+export { WebhookSender, WebhookNotifier, eventMatches } from './defaults/webhook-notifier.ts';
+export type {
+  WebhookConfig,
+  WebhookDelivery,
+  WebhookPayload,
+  WebhookSettings,
+} from './defaults/webhook-notifier.ts';

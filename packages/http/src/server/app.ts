@@ -27,6 +27,7 @@ import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
+import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
@@ -46,6 +47,8 @@ export interface ServerOptions {
   logLevel?: string;
   /** Webhook delivery: signing secret, retries. */
   webhooks?: WebhookSettings;
+  /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
+  monitors?: MonitorServerSettings;
   /** Per-team limits; each off when 0 or unset. */
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
   /** Credits per kind of work (each 1 when unset); the ledger is kept even without teamCredits. */
@@ -186,6 +189,15 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
         ...(options.feedback ? { settings: options.feedback } : {}),
       }),
     );
+    monitorRoutes(api, {
+      store,
+      config,
+      webhooks,
+      base,
+      credits: ledger,
+      ...(options.monitors ? { settings: options.monitors } : {}),
+      log: (message, error) => app.log.warn({ err: error }, message),
+    });
     done();
   });
   return Object.assign(app, { jobs, webhooks, records, ledger });

@@ -13,6 +13,7 @@ export const httpStatusOf: Record<ErrorCode, number | null> = {
   PAYMENT_REQUIRED: 402,
   URL_BLOCKED: 403,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   TEAM_OPTED_OUT: 403,
   FEEDBACK_WINDOW_EXPIRED: 409,
   SEARCH_FAILED: 409,

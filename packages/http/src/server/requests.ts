@@ -11,7 +11,8 @@ import {
 } from '@trawl/core';
 import { z } from 'zod';
 
-const wireFields = {
+/** Fields the official SDK adds to every body (`origin`), and integrations add (`integration`). */
+export const wireFields = {
   origin: z.string().max(1000).optional(),
   integration: z.string().max(1000).nullish(),
 };
