@@ -6,3 +6,7 @@ export { RedisStore } from './store/redis.ts';
 export type { RedisStoreOptions } from './store/redis.ts';
 export { PostgresStore } from './store/postgres.ts';
 export type { PostgresStoreOptions } from './store/postgres.ts';
+export { EmailNotifier, digestPages } from './notifier/email.ts';
+export type { EmailNotifierOptions } from './notifier/email.ts';
+export { OpenAiLlmProvider, parseJsonAnswer } from './llm/openai.ts';
+export type { OpenAiLlmProviderOptions } from './llm/openai.ts';
