@@ -14,6 +14,8 @@ export interface ChangingPage {
   text: string;
   /** Status to answer with (default 200); the page still shows its text. */
   status?: number;
+  /** Milliseconds before the answer (default 0), so a check can be caught mid-way. */
+  delayMs?: number;
 }
 
 /** A running changing site. */
@@ -77,9 +79,12 @@ export async function startChangingSite(
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not found</h1>');
       return;
     }
-    res
-      .writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(render(page));
+    const answer = () =>
+      res
+        .writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(render(page));
+    if (page.delayMs) setTimeout(answer, page.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -225,6 +225,55 @@ export const configRows = [
     schema: integerFromEnv.min(0).max(10).default(3),
     description: 'Retries of a failed webhook delivery, after 1 s, 2 s, 4 s …',
   },
+  {
+    key: 'monitorMinIntervalMinutes',
+    env: 'TRAWL_MONITOR_MIN_INTERVAL_MINUTES',
+    schema: integerFromEnv.min(1).max(1440).optional(),
+    description:
+      'Shortest gap between two runs of a monitor schedule, in minutes (default 5); a more frequent schedule is a 400.',
+  },
+  {
+    key: 'monitorConcurrency',
+    env: 'TRAWL_MONITOR_CONCURRENCY',
+    schema: integerFromEnv.min(1).max(100).optional(),
+    description: 'Monitor checks running at once; more wait as `queued` (default 4).',
+  },
+  {
+    key: 'smtpUrl',
+    env: 'TRAWL_SMTP_URL',
+    schema: z
+      .string()
+      .regex(/^smtps?:\/\//, 'expected smtp://user:pass@host:port or smtps://…')
+      .optional(),
+    description:
+      'SMTP server of monitor e-mail digests, `smtp://user:pass@host:port` (`smtps://` for TLS); unset: no e-mail.',
+  },
+  {
+    key: 'smtpFrom',
+    env: 'TRAWL_SMTP_FROM',
+    schema: z.string().min(3).optional(),
+    description: 'Sender of monitor e-mails (default `Trawl monitors <trawl@localhost>`).',
+  },
+  {
+    key: 'llmBaseUrl',
+    env: 'TRAWL_LLM_BASE_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'OpenAI-compatible API (up to `/v1`) that judges monitor changes and extracts JSON; default `https://api.openai.com/v1` when a model is set.',
+  },
+  {
+    key: 'llmModel',
+    env: 'TRAWL_LLM_MODEL',
+    schema: z.string().min(1).optional(),
+    description:
+      'Model of that API (e.g. `gpt-4o-mini`, `llama3.1:8b`); unset: no LLM, monitors judge by keywords (BM25).',
+  },
+  {
+    key: 'llmApiKey',
+    env: 'TRAWL_LLM_API_KEY',
+    schema: z.string().min(1).optional(),
+    description: 'Bearer key of the LLM API; local servers need none.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -243,6 +292,11 @@ const serverKeys = [
   'feedbackOptedOutTeams',
   'webhookSecret',
   'webhookRetries',
+  'smtpUrl',
+  'smtpFrom',
+  'llmBaseUrl',
+  'llmModel',
+  'llmApiKey',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -261,6 +315,11 @@ export interface ServerSettings {
   feedbackOptedOutTeams?: string[];
   webhookSecret?: string;
   webhookRetries: number;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmApiKey?: string;
 }
 
 /** The resolved settings of one process. */

@@ -119,6 +119,11 @@ export class WebhookSender {
     return next;
   }
 
+  /** Resolves when the deliveries queued so far for one job have been tried. */
+  async drain(jobId: string): Promise<void> {
+    await this.#queues.get(jobId)?.catch(() => undefined);
+  }
+
   /** Resolves when every queued delivery has been tried (for shutdown and tests). */
   async idle(): Promise<void> {
     while (this.#queues.size > 0) await Promise.allSettled([...this.#queues.values()]);
@@ -271,7 +276,8 @@ export class WebhookNotifier implements Notifier {
   async checkCompleted({ monitor, check }: MonitorCheckEvent): Promise<NotificationResult> {
     const config = monitor.webhook ? configOf(monitor.webhook) : undefined;
     if (!config || !eventMatches(config.events, 'monitor.check.completed')) {
-      // Page events may still be on their way: the check's own record waits for none of them.
+      // The check's record is final once its page events have been tried too.
+      await this.sender.drain(check.id);
       return { attempted: false, success: false, delivered: false, queued: false };
     }
     const delivery = await this.sender.send(config, 'monitor.check.completed', check.id, {

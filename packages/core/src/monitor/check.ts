@@ -32,6 +32,9 @@ import type {
   PageStatus,
 } from './types.ts';
 
+/** How often a running check's stored summary is brought up to date, at most. */
+const progressSaveMs = 500;
+
 /** What a check runs with. */
 export interface CheckContext {
   records: MonitorRecords;
@@ -157,6 +160,7 @@ export async function runCheck(
   let scrapedPages = 0;
   // Pages are recorded one at a time: their sequence numbers and the summary stay consistent.
   let recording = Promise.resolve();
+  let lastProgressSave = 0;
 
   const record = (target: MonitorTarget, page: MonitorCheckPage): Promise<void> => {
     recording = recording.then(async () => {
@@ -165,6 +169,11 @@ export async function runCheck(
       summary[page.status] += 1;
       statusCounts[page.status] += 1;
       if (page.status !== 'same') changes.push(page);
+      // The stored check shows its progress: the first page at once, then twice a second.
+      if (summary.totalPages === 1 || Date.now() - lastProgressSave >= progressSaveMs) {
+        lastProgressSave = Date.now();
+        await save({ ...check, summary: { ...summary }, updatedAt: new Date().toISOString() });
+      }
       for (const notifier of context.notifiers) {
         await notifier.page?.({ monitor, check: { ...check, summary: { ...summary } }, page });
       }

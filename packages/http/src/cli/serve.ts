@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { SqliteStore, ValidationError } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
+import { monitorSettingsFrom } from '../server/monitors.ts';
 import { ApiKeys } from '../server/auth.ts';
 import type { Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
@@ -50,6 +51,8 @@ export const serveCommand: Command = {
     if (io.env['TRAWL_ALLOW_PRIVATE_ADDRESSES'] === undefined)
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
+    // E-mail and LLM settings are checked before anything is opened.
+    const monitors = monitorSettingsFrom(config.server);
     const {
       port,
       host,
@@ -82,6 +85,7 @@ export const serveCommand: Command = {
       store,
       config: config.engine,
       keys,
+      monitors,
       logLevel,
       webhooks: { retries: webhookRetries, ...(webhookSecret ? { secret: webhookSecret } : {}) },
       limits: {

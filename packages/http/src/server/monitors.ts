@@ -9,12 +9,14 @@
  * scheduler starts when the server is ready and stops when it closes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EmailNotifier, OpenAiLlmProvider } from '@trawl/adapters';
 import {
   ConflictError,
   MonitorService,
   monitorCreateShape,
   monitorUpdateShape,
   parseOrThrow,
+  ValidationError,
   WebhookNotifier,
   type EngineConfig,
   type LlmProvider,
@@ -33,6 +35,46 @@ export interface MonitorServerSettings {
   llm?: LlmProvider;
   /** Notifiers beyond the webhook (e-mail). */
   notifiers?: readonly Notifier[];
+}
+
+/** The server settings monitors are built from (`TRAWL_SMTP_*`, `TRAWL_LLM_*`). */
+export interface MonitorConfig {
+  smtpUrl?: string;
+  smtpFrom?: string;
+  llmBaseUrl?: string;
+  llmModel?: string;
+  llmApiKey?: string;
+}
+
+/**
+ * The e-mail notifier and the LLM of the server's settings: e-mail when an SMTP URL is set, an
+ * LLM when a model is set. @throws BAD_REQUEST for an LLM base URL without a model
+ */
+export function monitorSettingsFrom(config: MonitorConfig): MonitorServerSettings {
+  if (config.llmBaseUrl && !config.llmModel) {
+    throw new ValidationError(
+      'TRAWL_LLM_BASE_URL is set but TRAWL_LLM_MODEL is not: name the model the endpoint serves.',
+    );
+  }
+  return {
+    ...(config.llmModel
+      ? {
+          llm: new OpenAiLlmProvider({
+            model: config.llmModel,
+            ...(config.llmBaseUrl ? { baseUrl: config.llmBaseUrl } : {}),
+            ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
+          }),
+        }
+      : {}),
+    notifiers: config.smtpUrl
+      ? [
+          new EmailNotifier({
+            url: config.smtpUrl,
+            ...(config.smtpFrom ? { from: config.smtpFrom } : {}),
+          }),
+        ]
+      : [],
+  };
 }
 
 /** What the monitor routes are built from. */
