@@ -7,6 +7,7 @@ import { crawlCommand } from './crawl.ts';
 import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
+import { monitorCommand } from './monitor.ts';
 import { scrapeCommand } from './scrape.ts';
 import { serveCommand } from './serve.ts';
 
@@ -35,6 +36,7 @@ const commands: Command[] = [
   crawlCommand,
   mapCommand,
   serveCommand,
+  monitorCommand,
   keysCommand,
   feedbackCommand,
 ];

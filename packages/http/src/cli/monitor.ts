@@ -1,0 +1,210 @@
+/**
+ * `trawl monitor`: monitors of the data folder's store from the command line — create, list, run
+ * a check now (and wait for it), and read checks and their pages. The same monitors `trawl serve`
+ * schedules and serves under `/v2/monitor` (team `default` unless `--team` says otherwise).
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  MonitorService,
+  SqliteStore,
+  ValidationError,
+  type Monitor,
+  type MonitorCheck,
+  type MonitorCreateInput,
+} from '@trawl/core';
+import { loadConfig } from '../config.ts';
+import { monitorSettingsFrom } from '../server/monitors.ts';
+import type { CliIo, Command } from './index.ts';
+import { toInteger } from './page-flags.ts';
+
+const usage = `Usage: trawl monitor create --name <name> --schedule <when> [options] <url>...
+       trawl monitor list [--limit n] [--offset n]
+       trawl monitor run <monitorId>
+       trawl monitor checks <monitorId> [<checkId>] [--limit n]
+
+create   watch pages (or, with --crawl, the site each URL starts) on a schedule
+list     the monitors, newest first
+run      run a check now, wait for it, and print what changed
+checks   a monitor's checks, newest first; with a check id, that check's pages
+
+Options:
+  --name <name>          name of the monitor (create)
+  --schedule <when>      'every day at 9am', 'hourly', 'weekdays at 18:30' … or a cron (create)
+  --timezone <zone>      IANA timezone of the schedule (default UTC)
+  --crawl                each URL starts a crawl of its site: pages found are new, pages gone removed
+  --limit <n>            pages per crawl (create --crawl), or entries listed (list, checks)
+  --offset <n>           entries skipped (list, checks)
+  --goal <text>          judge changes against this goal (an LLM when TRAWL_LLM_MODEL is set)
+  --email <address>      send digests to this address (repeatable; needs TRAWL_SMTP_URL)
+  --webhook <url>        send monitor.page and monitor.check.completed events here
+  --team <name>          the team the monitors belong to (default 'default')
+  --json                 print JSON instead of text
+
+Monitors live in the SQLite store of $TRAWL_DATA_DIR; 'trawl serve' runs them on schedule.
+`;
+
+const options = {
+  name: { type: 'string' },
+  schedule: { type: 'string' },
+  timezone: { type: 'string' },
+  crawl: { type: 'boolean' },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
+  goal: { type: 'string' },
+  email: { type: 'string', multiple: true },
+  webhook: { type: 'string' },
+  team: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof options; allowPositionals: true }>
+>['values'];
+
+/** The schedule flag as cron when it looks like one, as text otherwise. */
+function scheduleOf(when: string, timezone: string | undefined): MonitorCreateInput['schedule'] {
+  const cron = /^\S+ \S+ \S+ \S+ \S+$/.test(when.trim()) && /^[\d*/,\- ]+$/.test(when.trim());
+  return { ...(cron ? { cron: when } : { text: when }), ...(timezone ? { timezone } : {}) };
+}
+
+const summaryText = (check: MonitorCheck) => {
+  const { summary } = check;
+  return `${check.status}: ${summary.totalPages} pages — ${summary.changed} changed, ${summary.new} new, ${summary.removed} removed, ${summary.error} failed, ${summary.same} same`;
+};
+
+function printMonitor(io: CliIo, monitor: Monitor): void {
+  const last = monitor.lastCheckSummary;
+  io.stdout(
+    [
+      monitor.id,
+      monitor.name,
+      monitor.status,
+      `${monitor.schedule.cron} ${monitor.schedule.timezone}`,
+      `next ${monitor.nextRunAt ?? '—'}`,
+      last
+        ? `last: ${last.changed} changed, ${last.new} new, ${last.error} failed`
+        : 'never checked',
+    ].join('\t') + '\n',
+  );
+}
+
+async function create(service: MonitorService, values: Values, urls: string[], team: string) {
+  if (!values.name) throw new ValidationError('monitor create needs --name <name>');
+  if (!values.schedule)
+    throw new ValidationError("monitor create needs --schedule (e.g. 'every day at 9am')");
+  if (urls.length === 0) throw new ValidationError('monitor create needs at least one URL');
+  const limit =
+    values.limit === undefined ? undefined : toInteger(values.limit, '--limit', 'limit');
+  const targets: MonitorCreateInput['targets'] = values.crawl
+    ? urls.map((url) => ({ type: 'crawl', url, ...(limit ? { crawlOptions: { limit } } : {}) }))
+    : [{ type: 'scrape', urls }];
+  return service.create(
+    {
+      name: values.name,
+      schedule: scheduleOf(values.schedule, values.timezone),
+      targets,
+      ...(values.goal ? { goal: values.goal } : {}),
+      ...(values.webhook ? { webhook: values.webhook } : {}),
+      ...(values.email?.length
+        ? {
+            notification: {
+              email: { enabled: true, recipients: values.email, includeDiffs: true },
+            },
+          }
+        : {}),
+    },
+    { team },
+  );
+}
+
+/** The monitor command. */
+export const monitorCommand: Command = {
+  name: 'monitor',
+  summary: 'Create, list and run monitors; read their checks',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options });
+    const [action, ...rest] = positionals;
+    if (!['create', 'list', 'run', 'checks'].includes(action ?? ''))
+      throw new ValidationError(`give create, list, run or checks; see 'trawl monitor --help'`);
+    const config = loadConfig({ env: io.env });
+    const settings = monitorSettingsFrom(config.server);
+    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const service = new MonitorService({
+      store,
+      config: config.engine,
+      ...(settings.llm ? { llm: settings.llm } : {}),
+      notifiers: settings.notifiers ?? [],
+      onWarning: (message) => io.stderr(`warning: ${message}\n`),
+    });
+    const team = values.team ?? 'default';
+    const print = (value: unknown, text: () => void) =>
+      values.json ? io.stdout(`${JSON.stringify(value, null, 2)}\n`) : text();
+    const paging = {
+      ...(values.limit !== undefined ? { limit: toInteger(values.limit, '--limit', 'limit') } : {}),
+      ...(values.offset !== undefined
+        ? { offset: toInteger(values.offset, '--offset', 'offset') }
+        : {}),
+    };
+    try {
+      if (action === 'create') {
+        const monitor = await create(service, values, rest, team);
+        print(monitor, () => {
+          printMonitor(io, monitor);
+          io.stderr(
+            `Monitor created; 'trawl serve' checks it ${monitor.schedule.cron} (${monitor.schedule.timezone}).\n`,
+          );
+        });
+        return 0;
+      }
+      if (action === 'list') {
+        if (rest.length > 0) throw new ValidationError('monitor list takes no arguments');
+        const monitors = await service.list(paging, { team });
+        print(monitors, () => monitors.forEach((monitor) => printMonitor(io, monitor)));
+        return 0;
+      }
+      const [monitorId, checkId, ...extra] = rest;
+      if (!monitorId || extra.length > 0 || (action === 'run' && checkId))
+        throw new ValidationError(
+          `monitor ${action} needs one monitor id; see 'trawl monitor --help'`,
+        );
+      if (action === 'run') {
+        const started = await service.run(monitorId, { team });
+        const done = await service.waitForCheck(monitorId, started.id, { team });
+        const pages = (await service.check(monitorId, done.id, { limit: 100 }, { team })).pages;
+        print({ ...done, pages }, () => {
+          io.stdout(`${done.id}\t${summaryText(done)}\n`);
+          for (const page of pages.filter((entry) => entry.status !== 'same'))
+            io.stdout(`  ${page.status}\t${page.url}${page.error ? `\t${page.error}` : ''}\n`);
+          if (done.warning) io.stderr(`warning: ${done.warning}\n`);
+        });
+        return done.status === 'failed' ? 1 : 0;
+      }
+      if (checkId) {
+        const detail = await service.check(
+          monitorId,
+          checkId,
+          { limit: paging.limit ?? 100 },
+          { team },
+        );
+        print(detail, () => {
+          io.stdout(`${detail.id}\t${summaryText(detail)}\n`);
+          for (const page of detail.pages) io.stdout(`  ${page.status}\t${page.url}\n`);
+        });
+        return 0;
+      }
+      const checks = await service.checks(monitorId, paging, { team });
+      print(checks, () =>
+        checks.forEach((check) =>
+          io.stdout(`${check.id}\t${check.trigger}\t${check.createdAt}\t${summaryText(check)}\n`),
+        ),
+      );
+      return 0;
+    } finally {
+      await service.stop();
+      for (const notifier of settings.notifiers ?? []) await notifier.close?.();
+      await store.close();
+    }
+  },
+};
