@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ValidationError } from './errors.ts';
 import { zodIssuesToFieldIssues } from './internal/zod.ts';
 import type { Fetcher } from './interfaces/fetcher.ts';
+import type { MediaSink } from './interfaces/media-sink.ts';
 import type { Store } from './interfaces/store.ts';
 
 const desktopUserAgent =
@@ -89,6 +90,44 @@ export const engineConfigSchema = z
      * @default 4
      */
     monitorConcurrency: z.number().int().positive().max(100).default(4),
+    /**
+     * Chromium (or Chrome) executable of the browser engine. Unset: /usr/bin/chromium and the
+     * other usual install paths are tried. The server reads it from TRAWL_CHROMIUM_PATH.
+     */
+    chromiumPath: z.string().min(1).optional(),
+    /**
+     * Browser pages open at once, per CPU of the machine; further browser jobs wait.
+     * @default 2
+     */
+    browserPagesPerCpu: z.number().int().min(1).max(64).default(2),
+    /**
+     * How long Chromium stays up with nothing to do before it is closed, in ms (0: until the
+     * engine closes it). A script that used the browser exits after this, or at closeBrowsers().
+     * @default 10000
+     */
+    browserIdleMs: z.number().int().min(0).max(3_600_000).default(10_000),
+    /**
+     * Jobs one Chromium process serves before it is replaced by a fresh one.
+     * @default 200
+     */
+    browserRetireAfterPages: z.number().int().positive().default(200),
+    /**
+     * Render a page in the browser when its HTTP answer looks rendered by JavaScript (an empty
+     * app root, a noscript hint). Off: only actions, waitFor, screenshot, branding and profile
+     * use the browser.
+     * @default true
+     */
+    autoBrowser: z.boolean().default(true),
+    /**
+     * Filter lists (EasyList syntax) that `blockAds` blocks requests with in the browser.
+     * @default EasyList and EasyPrivacy as Debian's webext-ublock-origin-chromium installs them
+     */
+    adblockLists: z.array(z.string().min(1)).max(20).optional(),
+    /**
+     * Interactive browser sessions (`/v2/browser`) a team may have open at once.
+     * @default 3
+     */
+    browserSessionsPerTeam: z.number().int().min(0).max(100).default(3),
   })
   .describe('Engine-wide settings of Trawl.');
 
@@ -118,4 +157,14 @@ export interface EngineContext {
   fetchers?: readonly Fetcher[];
   /** Cancels the work. */
   signal?: AbortSignal;
+  /**
+   * Who the work is for: browser profiles (`profile`) are kept per team and name.
+   * @default 'default'
+   */
+  team?: string;
+  /**
+   * Where screenshots and PDFs go: the server stores them and answers with their URL. Without
+   * it they are returned inline as data URIs.
+   */
+  media?: MediaSink;
 }

@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'SCRAPE_SSL_ERROR'
   | 'STORE_UNAVAILABLE'
   | 'SCRAPE_HTTP_ERROR'
+  | 'SCRAPE_ACTION_ERROR'
   | 'CRAWL_URL_DENIED'
   | 'UNKNOWN_ERROR';
 
@@ -64,6 +65,7 @@ export const errorCodes = [
   'SCRAPE_SSL_ERROR',
   'STORE_UNAVAILABLE',
   'SCRAPE_HTTP_ERROR',
+  'SCRAPE_ACTION_ERROR',
   'CRAWL_URL_DENIED',
   'UNKNOWN_ERROR',
 ] as const satisfies readonly ErrorCode[];
@@ -227,6 +229,24 @@ export class FetchError extends TrawlError {
     } = {},
   ) {
     super(options.code ?? 'FETCH_FAILED', message, { retryable: true, ...options });
+  }
+}
+
+/**
+ * A browser action failed (a selector matched nothing in time, a script threw): fix the action
+ * that `actionIndex` names. The hosted service's SCRAPE_ACTION_ERROR.
+ */
+export class ActionError extends TrawlError {
+  override name = 'ActionError';
+  /** Position of the failing action in `actions`, from 0. */
+  readonly actionIndex: number;
+
+  constructor(actionIndex: number, actionType: string, reason: string, options: TrawlErrorOptions = {}) {
+    super('SCRAPE_ACTION_ERROR', `Action ${actionIndex} (${actionType}) failed: ${reason}`, {
+      details: { actionIndex, actionType },
+      ...options,
+    });
+    this.actionIndex = actionIndex;
   }
 }
 

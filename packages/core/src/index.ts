@@ -186,3 +186,22 @@ export type {
   WebhookPayload,
   WebhookSettings,
 } from './defaults/webhook-notifier.ts';
+export { BrowserPool, chromiumArgs } from './browser/pool.ts';
+export type {
+  BrowserPoolOptions,
+  BrowserPoolStats,
+  PageJobOptions,
+  PooledPage,
+} from './browser/pool.ts';
+export { findChromium, chromiumCandidates } from './browser/find-chromium.ts';
+export type { ChromiumLookup } from './browser/find-chromium.ts';
+export { actionSchema, actionsSchema } from './browser/actions.ts';
+export type { BrowserAction, BrowserActionInput, ActionResults, CapturedFile } from './browser/actions.ts';
+export { debianFilterLists } from './browser/adblock.ts';
+export type { ProfileState } from './browser/profiles.ts';
+export { BrowserFetcher } from './scrape/fetch-browser.ts';
+export type { BrowserFetcherOptions } from './scrape/fetch-browser.ts';
+export { closeBrowsers, defaultFetchers } from './scrape/fetchers.ts';
+export { ActionError } from './errors.ts';
+export type { MediaSink } from './interfaces/media-sink.ts';
+export type { RenderRequest, RenderedPage } from './interfaces/fetcher.ts';

@@ -1,5 +1,8 @@
+import type { ActionResults, BrowserAction, CapturedFile } from '../browser/actions.ts';
+import type { ProfileState } from '../browser/profiles.ts';
+
 /**
- * A way of getting a page's bytes: plain HTTP now, a real browser later. `scrape()` picks a
+ * A way of getting a page's bytes: plain HTTP, or a real browser that runs the page's scripts. `scrape()` picks a
  * fetcher per request; everything after the fetch (decoding, cleaning, conversion) is shared.
  */
 export interface Fetcher {
@@ -30,6 +33,34 @@ export interface FetchRequest {
   /** Emulate a mobile device (browser fetchers); HTTP fetchers get a mobile User-Agent header. */
   mobile: boolean;
   signal?: AbortSignal;
+  /** What a browser fetcher does besides loading the page; HTTP fetchers ignore it. */
+  render?: RenderRequest;
+}
+
+/** The browser-only part of a request: waits, actions, captures and stored state. */
+export interface RenderRequest {
+  /** Wait this long after the page loaded, in ms (`waitFor`). */
+  waitForMs: number;
+  /** Actions to run after the wait, in order. */
+  actions: readonly BrowserAction[];
+  /** Take a screenshot after the actions (the `screenshot` format). */
+  screenshot?: {
+    fullPage: boolean;
+    quality?: number | undefined;
+    viewport?: { width: number; height: number } | undefined;
+  };
+  /** Read the page's brand identity from its computed styles (the `branding` format). */
+  branding: boolean;
+  /** Refuse ad and tracker requests. */
+  blockAds: boolean;
+  /** Refuse images, media and fonts: faster, when nothing visual is captured. */
+  blockMedia: boolean;
+  /** Country and languages to emulate (locale, time zone). */
+  location?: { country: string; languages?: string[] | undefined } | undefined;
+  /** Cookies and local storage to start from (a saved profile). */
+  storageState?: ProfileState | undefined;
+  /** Return the browser's cookies and local storage after the job (to save the profile). */
+  captureStorageState: boolean;
 }
 
 /** What a fetcher returns: the final response after redirects, body fully read. */
@@ -42,4 +73,14 @@ export interface FetchResponse {
   body: Uint8Array;
   /** How many redirects were followed. */
   redirects: number;
+  /** What a browser fetcher captured besides the page. */
+  rendered?: RenderedPage;
+}
+
+/** Browser captures of one fetch, files still as bytes. */
+export interface RenderedPage {
+  screenshot?: CapturedFile;
+  actions?: ActionResults;
+  branding?: Record<string, unknown>;
+  storageState?: ProfileState;
 }

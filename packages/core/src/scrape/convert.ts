@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Document } from '../document.ts';
+import { ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { validateSelectors } from './clean.ts';
 import { ensureFormatsAvailable, formatHandlers } from './formats/index.ts';
@@ -63,7 +64,7 @@ export function convertHtml(
     },
   );
   const content: Document = { metadata: {} as Document['metadata'] };
-  for (const format of options.formats) formatHandlers[format.type].apply(page, content, format);
+  for (const format of options.formats) formatHandlers[format.type].apply?.(page, content, format);
   // markdown and html were made from a redacted tree; the raw page and link URLs are strings.
   if (redaction) {
     if (content.rawHtml !== undefined) content.rawHtml = redactText(content.rawHtml, redaction);
@@ -104,6 +105,13 @@ export type HtmlToDocumentOptions = z.input<typeof htmlToDocumentOptionsSchema>;
  */
 export function htmlToDocument(html: string, options: HtmlToDocumentOptions): Document {
   const resolved = parseOrThrow(htmlToDocumentOptionsSchema, options, 'htmlToDocument options');
+  const live = resolved.formats.find((format) => formatHandlers[format.type].render !== undefined);
+  if (live) {
+    throw new ValidationError(
+      `The '${live.type}' format needs the page live in a browser, not HTML text: scrape the URL instead`,
+      { details: [{ path: ['formats'], message: `format '${live.type}' needs a live page` }] },
+    );
+  }
   const redaction = prepareConversion(resolved);
   const { content, pageMetadata } = convertHtml(html, resolved.url, resolved, redaction);
   return {

@@ -11,21 +11,24 @@ import {
   NotConfiguredError,
   NotFoundError,
   TimeoutError,
+  TrawlError,
   UnsupportedTypeError,
 } from '../errors.ts';
-import type { Fetcher, FetchResponse } from '../interfaces/fetcher.ts';
+import type { CapturedFile } from '../browser/actions.ts';
+import { BrowserProfiles } from '../browser/profiles.ts';
+import type { Fetcher, FetchResponse, RenderedPage, RenderRequest } from '../interfaces/fetcher.ts';
 import { detectKind, type FileKind } from '../parse/detect.ts';
 import { toHtml, type DocumentHtml } from '../parse/to-html.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
-import { HttpFetcher } from './fetch-http.ts';
+import { defaultFetchers } from './fetchers.ts';
+import { formatHandlers, type RenderedFields } from './formats/index.ts';
+import { looksJsRendered } from './js-rendered.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
 import { redactText, type Redaction } from './redact.ts';
 
 const defaultConfig = resolveEngineConfig();
-// Shared so that connections are reused across scrapes of one process.
-const defaultFetchers: readonly Fetcher[] = [new HttpFetcher()];
 const twoYearsMs = 2 * 365 * 24 * 60 * 60 * 1000;
 
 /** A scrape request after validation. */
@@ -62,8 +65,20 @@ export async function runScrapeDetailed(
   const config = context.config ?? defaultConfig;
   const startedAt = Date.now();
   const redaction = prepareConversion(options);
-  const fetcher = pickFetcher(options, context.fetchers ?? defaultFetchers);
+  const fetchers = context.fetchers ?? defaultFetchers(config);
+  const browserNeeds = browserNeedsOf(options);
+  const fetcher = pickFetcher(browserNeeds, fetchers);
   const proxyPlan = planProxy(options, config);
+  // A profile is the team's saved browser state: read before the job, written after it.
+  const profiles = options.profile
+    ? new BrowserProfiles(context.store, context.team ?? 'default')
+    : undefined;
+  const render = renderRequestOf(
+    options,
+    options.profile && profiles ? await profiles.load(options.profile.name) : undefined,
+  );
+  let rendered: RenderedPage | undefined;
+  const warnings: string[] = [];
 
   const cache = context.store ? new PageCache(context.store, config.pageCacheTtlMs) : undefined;
   const cacheKey = pageCacheKey(request.target, options);
@@ -76,7 +91,8 @@ export async function runScrapeDetailed(
     page = await readCacheOnly(request, cache, cacheKey);
     cacheState = 'hit';
   } else {
-    if (cache && options.maxAge > 0) {
+    // Captures (screenshots, action results) and profile pages are never served from the cache.
+    if (cache && options.maxAge > 0 && browserNeeds.length === 0) {
       const cached = await cache.get(cacheKey);
       if (cached && Date.now() - cached.fetchedAt < options.maxAge) {
         page = cached;
@@ -86,21 +102,52 @@ export async function runScrapeDetailed(
       }
     }
     if (!page) {
-      const fetched = await fetchWithProxy(
+      let fetched = await fetchWithProxy(
         fetcher,
         request,
         config,
         proxyPlan,
         startedAt,
         context.signal,
+        render,
       );
+      page = await toCachedPage(fetched.response, request.target, options, startedAt);
+      // The automatic HTTP → browser decision (issue 7): a JavaScript shell is rendered instead.
+      const browser = fetchers.find((candidate) => candidate.name === 'browser');
+      if (fetcher !== browser && browser && config.autoBrowser && shouldRender(page)) {
+        try {
+          fetched = await fetchWithProxy(
+            browser,
+            request,
+            config,
+            proxyPlan,
+            startedAt,
+            context.signal,
+            render,
+          );
+          page = await toCachedPage(fetched.response, request.target, options, startedAt);
+        } catch (error) {
+          // The page as served is still an answer; say why it is not the rendered one.
+          if (error instanceof TrawlError && error.code !== 'URL_BLOCKED') {
+            warnings.push(
+              `This page looks rendered by JavaScript, but the browser could not render it (${error.message}); the content is the HTML as served.`,
+            );
+          } else {
+            throw error;
+          }
+        }
+      }
+      rendered = fetched.response.rendered;
       proxyUsed = fetched.proxyUsed;
       retryAfterMs = parseRetryAfter(fetched.response.headers['retry-after']);
-      page = await toCachedPage(fetched.response, request.target, options, startedAt);
+      if (options.profile?.saveChanges && profiles && rendered?.storageState) {
+        await profiles.save(options.profile.name, rendered.storageState);
+      }
       const mayStore =
         options.storeInCache &&
         !options.headers &&
         !options.actions?.length &&
+        !options.profile &&
         !options.zeroDataRetention &&
         !page.partial &&
         page.status < 300;
@@ -132,12 +179,12 @@ export async function runScrapeDetailed(
     );
   }
   const { content, pageMetadata, links } = convertByType(page, options, redaction, collectLinks);
+  const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
+  if (rendered) await applyRendered(rendered, document, options, context);
+  if (page.warning) warnings.unshift(page.warning);
+  if (warnings.length > 0) document.warning = warnings.join(' ');
   return {
-    document: {
-      ...content,
-      metadata: { ...pageMetadata, ...metadata },
-      ...(page.warning ? { warning: page.warning } : {}),
-    },
+    document,
     links: links ?? [],
     retryAfterMs,
   };
@@ -154,28 +201,34 @@ function parseRetryAfter(value: string | undefined): number | undefined {
 
 /** The HTTP fetcher of a context (the shared default when it names none): robots.txt, sitemaps. */
 export function httpFetcherOf(context: EngineContext): Fetcher {
-  const fetchers = context.fetchers ?? defaultFetchers;
+  const fetchers = context.fetchers ?? defaultFetchers(context.config ?? defaultConfig);
   const http = fetchers.find((fetcher) => fetcher.name === 'http') ?? fetchers[0];
   if (!http)
     throw new NotConfiguredError('No fetcher is configured: pass at least one in context.fetchers');
   return http;
 }
 
-function pickFetcher(options: ResolvedScrapeOptions, fetchers: readonly Fetcher[]): Fetcher {
-  const browserNeeds = [
+/** The options of a request that only a browser can serve, by name. */
+function browserNeedsOf(options: ResolvedScrapeOptions): string[] {
+  return [
     options.actions?.length ? 'actions' : undefined,
     options.waitFor > 0 ? 'waitFor' : undefined,
     options.profile ? 'profile' : undefined,
+    ...options.formats
+      .filter((format) => formatHandlers[format.type].render !== undefined)
+      .map((format) => `the ${format.type} format`),
   ].filter((need): need is string => need !== undefined);
+}
+
+function pickFetcher(browserNeeds: readonly string[], fetchers: readonly Fetcher[]): Fetcher {
   if (browserNeeds.length > 0) {
     const browser = fetchers.find((fetcher) => fetcher.name === 'browser');
     if (browser) return browser;
     throw new NotConfiguredError(
-      `${browserNeeds.join(', ')} need the browser engine, which this Trawl build does not include yet: remove ${browserNeeds.length > 1 ? 'them' : 'it'} from the request`,
+      `${browserNeeds.join(', ')} need the browser engine, and the fetchers of this call include none named 'browser': add a BrowserFetcher to context.fetchers, or remove ${browserNeeds.length > 1 ? 'them' : 'it'} from the request`,
       {
-        code: 'CAPABILITY_UNAVAILABLE',
         details: browserNeeds.map((need) => ({
-          path: [need],
+          path: [need.replace(/^the (\w+) format$/, 'formats')],
           message: 'needs the browser engine',
         })),
       },
@@ -185,6 +238,67 @@ function pickFetcher(options: ResolvedScrapeOptions, fetchers: readonly Fetcher[
   if (!http)
     throw new NotConfiguredError('No fetcher is configured: pass at least one in context.fetchers');
   return http;
+}
+
+/** What the browser is asked to do for these options (ignored when the page is fetched over HTTP). */
+function renderRequestOf(
+  options: ResolvedScrapeOptions,
+  storageState: RenderRequest['storageState'],
+): RenderRequest {
+  const render: RenderRequest = {
+    waitForMs: options.waitFor,
+    actions: options.actions ?? [],
+    branding: false,
+    blockAds: options.blockAds,
+    blockMedia: true,
+    location: options.location,
+    storageState,
+    captureStorageState: options.profile?.saveChanges ?? false,
+  };
+  for (const format of options.formats)
+    Object.assign(render, formatHandlers[format.type].render?.(format));
+  // Images and fonts are only worth loading when something visual is captured.
+  render.blockMedia =
+    !render.screenshot &&
+    !render.branding &&
+    !render.actions.some((action) => action.type === 'screenshot' || action.type === 'pdf');
+  return render;
+}
+
+/** A served page that is a JavaScript shell (HTML only; documents and text are what they are). */
+function shouldRender(page: CachedPage): boolean {
+  if (page.parsedFrom) return false;
+  const mime = (page.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mime !== '' && mime !== 'text/html' && mime !== 'application/xhtml+xml') return false;
+  return looksJsRendered(page.text);
+}
+
+/** Puts the browser's captures on the document: files as URLs (server) or data URIs. */
+async function applyRendered(
+  rendered: RenderedPage,
+  document: Document,
+  options: ResolvedScrapeOptions,
+  context: EngineContext,
+): Promise<void> {
+  const link = (file: CapturedFile) =>
+    context.media
+      ? context.media.save(file.bytes, file.contentType)
+      : Promise.resolve(
+          `data:${file.contentType};base64,${Buffer.from(file.bytes).toString('base64')}`,
+        );
+  const fields: RenderedFields = {};
+  if (rendered.screenshot) fields.screenshot = await link(rendered.screenshot);
+  if (rendered.branding) fields.branding = rendered.branding;
+  for (const format of options.formats)
+    formatHandlers[format.type].applyRendered?.(fields, document);
+  if (rendered.actions) {
+    document.actions = {
+      screenshots: await Promise.all(rendered.actions.screenshots.map(link)),
+      scrapes: rendered.actions.scrapes,
+      javascriptReturns: rendered.actions.javascriptReturns,
+      pdfs: await Promise.all(rendered.actions.pdfs.map(link)),
+    };
+  }
 }
 
 /** Where the request goes: direct, through the proxy, or direct with the proxy as fallback. */
@@ -226,6 +340,7 @@ async function fetchWithProxy(
   plan: ProxyPlan,
   startedAt: number,
   signal: AbortSignal | undefined,
+  render: RenderRequest,
 ): Promise<{ response: FetchResponse; proxyUsed: 'basic' | 'direct' }> {
   const attempt = (proxyUrl: string | undefined) => {
     const remainingMs = request.options.timeout - (Date.now() - startedAt);
@@ -245,6 +360,7 @@ async function fetchWithProxy(
       blockPrivateAddresses: !config.allowPrivateAddresses,
       mobile: request.options.mobile,
       ...(signal ? { signal } : {}),
+      render,
     });
   };
   if (plan.first === 'basic') return { response: await attempt(plan.proxyUrl), proxyUsed: 'basic' };

@@ -3,6 +3,7 @@
  * layer builds its request bodies from these schemas, so defaults and checks live only here.
  */
 import { z } from 'zod';
+import { actionsSchema, screenshotShape, waitedMs } from '../browser/actions.ts';
 
 /** Formats this engine can produce, or knows by name and will explain when it cannot. */
 export const formatNames = [
@@ -31,13 +32,15 @@ export type FormatName = (typeof formatNames)[number];
 
 const formatNameSchema = z.enum(formatNames);
 
-// Object forms carry per-format settings (screenshot size, json schema …); they are kept loose
-// here because their inner fields belong to the capability that produces the format.
-const formatObjectSchema = z.looseObject({ type: formatNameSchema });
+// Object forms carry per-format settings (json schema …); they are kept loose here because
+// their inner fields belong to the capability that produces the format. The screenshot's
+// settings are the browser's, checked here.
+const formatObjectSchema = z.looseObject({ type: formatNameSchema.exclude(['screenshot']) });
+const screenshotFormatSchema = z.strictObject({ type: z.literal('screenshot'), ...screenshotShape });
 
 /** One entry of `formats`: a name, or an object with `type` and that format's settings. */
 export const formatSchema = z
-  .union([formatNameSchema, formatObjectSchema])
+  .union([formatNameSchema, screenshotFormatSchema, formatObjectSchema])
   .transform((format) => (typeof format === 'string' ? { type: format } : format));
 
 /** A format entry after normalisation: always an object. */
@@ -70,19 +73,6 @@ const locationSchema = z.strictObject({
     .optional(),
 });
 
-const actionSchema = z.looseObject({
-  type: z.enum([
-    'wait',
-    'click',
-    'write',
-    'press',
-    'scroll',
-    'screenshot',
-    'scrape',
-    'executeJavascript',
-    'pdf',
-  ]),
-});
 
 const pdfParserSchema = z.strictObject({
   type: z.literal('pdf'),
@@ -176,7 +166,11 @@ export const scrapeOptionsShape = {
     .array(parserSchema)
     .default(['pdf'])
     .describe('Document parsers to apply to files (pdf, image).'),
-  actions: z.array(actionSchema).max(50).optional().describe('Browser actions run before capture.'),
+  actions: actionsSchema
+    .optional()
+    .describe(
+      'Browser actions run in order before capture: wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf.',
+    ),
   location: locationSchema.optional().describe('Country and languages to request the page for.'),
   removeBase64Images: z
     .boolean()
@@ -230,6 +224,14 @@ export const scrapeOptionsSchema = z
         code: 'custom',
         path: ['formats'],
         message: 'rawBase64 must be the only format',
+      });
+    }
+    // Waiting is capped as the hosted service caps it (reference-behaviour (c), waitFor).
+    if (options.waitFor + waitedMs(options.actions ?? []) > 60_000) {
+      context.addIssue({
+        code: 'custom',
+        path: ['actions'],
+        message: 'waitFor and the wait actions together may wait at most 60000 ms',
       });
     }
     if (options.waitFor > options.timeout / 2) {

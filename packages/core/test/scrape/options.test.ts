@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { MemoryStore, resolveEngineConfig, scrape, SqliteStore } from '@trawl/core';
+import { HttpFetcher, MemoryStore, resolveEngineConfig, scrape, SqliteStore } from '@trawl/core';
 
 const site = inject('fixtureUrl');
 const httpsSite = inject('fixtureHttpsUrl');
@@ -41,8 +41,6 @@ describe('formats', () => {
   });
 
   it.each([
-    ['screenshot', 'CAPABILITY_UNAVAILABLE', /browser/],
-    ['branding', 'CAPABILITY_UNAVAILABLE', /browser/],
     ['json', 'NOT_CONFIGURED', /LLM/],
     ['summary', 'NOT_CONFIGURED', /LLM/],
   ] as const)(
@@ -391,14 +389,19 @@ describe('the page cache', () => {
   });
 });
 
+// The browser itself is tested in packages/core/test/browser; here, what happens without one.
 describe('options that need the browser engine', () => {
   it.each([
     [{ waitFor: 1000 }, 'waitFor'],
     [{ actions: [{ type: 'wait' as const, milliseconds: 10 }] }, 'actions'],
     [{ profile: { name: 'shop' } }, 'profile'],
-  ])('refuses %o with an error naming the browser engine', async (options, name) => {
-    await expect(scrape(page('/'), options)).rejects.toMatchObject({
-      code: 'CAPABILITY_UNAVAILABLE',
+    [{ formats: ['screenshot' as const] }, 'screenshot'],
+    [{ formats: ['branding' as const] }, 'branding'],
+  ])('refuses %o when no browser fetcher is given, naming the option', async (options, name) => {
+    await expect(
+      scrape(page('/'), options, { fetchers: [new HttpFetcher()], store: new MemoryStore() }),
+    ).rejects.toMatchObject({
+      code: 'NOT_CONFIGURED',
       message: expect.stringMatching(new RegExp(`${name}.*browser`)),
     });
   });

@@ -33,6 +33,7 @@ export const httpStatusOf: Record<ErrorCode, number | null> = {
   SCRAPE_SSL_ERROR: 500,
   STORE_UNAVAILABLE: 503,
   SCRAPE_HTTP_ERROR: null,
+  SCRAPE_ACTION_ERROR: 500,
   CRAWL_URL_DENIED: null,
   UNKNOWN_ERROR: 500,
 };

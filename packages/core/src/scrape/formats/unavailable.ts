@@ -24,14 +24,6 @@ function refuse(
   };
 }
 
-/** A format that needs the browser engine (screenshots, computed styles). */
-export const needsBrowser = (format: FormatName): FormatHandler =>
-  refuse(
-    format,
-    'needs the browser engine, which this Trawl build does not include yet. Remove it from formats.',
-    'CAPABILITY_UNAVAILABLE',
-  );
-
 /** A format that needs a language model. */
 export const needsLlm = (format: FormatName): FormatHandler =>
   refuse(

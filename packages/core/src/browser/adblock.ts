@@ -1,0 +1,104 @@
+/**
+ * `blockAds` in the browser: ad and tracker requests are refused before they leave Chromium, by
+ * Ghostery's filter engine (@ghostery/adblocker, maintained, MPL-2.0) over filter lists in
+ * EasyList syntax.
+ *
+ * The lists are read from files, never downloaded at run time (Trawl works offline): by default
+ * EasyList and EasyPrivacy as Debian's `webext-ublock-origin-chromium` package installs them,
+ * kept up to date by apt like Chromium itself; `adblockLists` names others. Without any list the
+ * browser still runs, and ad elements are still dropped from the content by the HTML cleaner.
+ */
+import { readFile } from 'node:fs/promises';
+import { FiltersEngine, Request } from '@ghostery/adblocker';
+import { NotConfiguredError } from '../errors.ts';
+
+/** Where Debian installs EasyList and EasyPrivacy (package webext-ublock-origin-chromium). */
+export const debianFilterLists: readonly string[] = [
+  '/usr/share/chromium/extensions/ublock-origin/assets/thirdparties/easylist/easylist.txt',
+  '/usr/share/chromium/extensions/ublock-origin/assets/thirdparties/easylist/easyprivacy.txt',
+];
+
+/** Decides which requests of a page to refuse. */
+export interface RequestBlocker {
+  /** Whether a request of this Playwright resource type, made by a page at `sourceUrl`, is an ad or tracker. */
+  blocks(url: string, resourceType: string, sourceUrl: string): boolean;
+}
+
+class FilterListBlocker implements RequestBlocker {
+  readonly #engine: FiltersEngine;
+
+  constructor(engine: FiltersEngine) {
+    this.#engine = engine;
+  }
+
+  blocks(url: string, resourceType: string, sourceUrl: string): boolean {
+    // The page itself is never blocked: the caller asked for it.
+    if (resourceType === 'document' && url === sourceUrl) return false;
+    const request = Request.fromRawDetails({
+      url,
+      sourceUrl,
+      type: resourceType as Request['type'],
+    });
+    return this.#engine.match(request).match;
+  }
+}
+
+// Parsing EasyList takes about a second: once per process and list set.
+const loaded = new Map<string, Promise<RequestBlocker | undefined>>();
+let warnedMissing = false;
+
+/**
+ * The blocker for these lists (configured ones, else Debian's), built once. Undefined when the
+ * default lists are not installed (a process warning says so once).
+ *
+ * @throws NOT_CONFIGURED when a configured list cannot be read
+ */
+export function loadBlocker(
+  configured: readonly string[] | undefined,
+): Promise<RequestBlocker | undefined> {
+  const paths = configured ?? debianFilterLists;
+  const key = JSON.stringify(paths);
+  let blocker = loaded.get(key);
+  if (!blocker) {
+    blocker = buildBlocker(paths, configured !== undefined);
+    // A failure is not cached: the operator may fix the file without a restart.
+    blocker.catch(() => loaded.delete(key));
+    loaded.set(key, blocker);
+  }
+  return blocker;
+}
+
+async function buildBlocker(
+  paths: readonly string[],
+  isConfigured: boolean,
+): Promise<RequestBlocker | undefined> {
+  const texts: string[] = [];
+  for (const path of paths) {
+    try {
+      texts.push(await readFile(path, 'utf8'));
+    } catch (error) {
+      if (isConfigured) {
+        throw new NotConfiguredError(
+          `The ad-block filter list ${path} (adblockLists, TRAWL_ADBLOCK_LISTS) cannot be read: ${(error as Error).message}`,
+          { cause: error, details: [{ path: ['adblockLists'], message: 'unreadable file' }] },
+        );
+      }
+    }
+  }
+  if (texts.length === 0) {
+    if (!warnedMissing) {
+      warnedMissing = true;
+      process.emitWarning(
+        'blockAds: no filter list is installed, so the browser does not block ad and tracker requests (ad elements are still removed from the content). Install webext-ublock-origin-chromium (Debian) or set TRAWL_ADBLOCK_LISTS.',
+        { code: 'TRAWL_NO_FILTER_LISTS' },
+      );
+    }
+    return undefined;
+  }
+  const engine = FiltersEngine.parse(texts.join('\n'), {
+    loadCosmeticFilters: false,
+    loadNetworkFilters: true,
+    enableCompression: false,
+  });
+  return new FilterListBlocker(engine);
+}

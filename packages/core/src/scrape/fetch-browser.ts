@@ -1,0 +1,339 @@
+/**
+ * The browser fetcher: loads the page in Chromium (from the BrowserPool), lets its scripts run,
+ * waits and runs the actions, then returns the rendered DOM as the body, so that everything after
+ * the fetch (decoding, cleaning, conversion) is the same as for an HTTP answer.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import {
+  devices,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Response,
+} from 'playwright-core';
+import { loadBlocker, type RequestBlocker } from '../browser/adblock.ts';
+import { runActions, takeScreenshot } from '../browser/actions.ts';
+import { extractBranding } from '../browser/branding.ts';
+import { browserLocaleOf } from '../browser/locale.ts';
+import { firstLine, type BrowserPool } from '../browser/pool.ts';
+import { BlockedUrlError, FetchError, TimeoutError, TrawlError } from '../errors.ts';
+import type {
+  Fetcher,
+  FetchRequest,
+  FetchResponse,
+  RenderedPage,
+  RenderRequest,
+} from '../interfaces/fetcher.ts';
+import { isPrivateAddress } from './fetch-http.ts';
+
+/** Options of the browser fetcher. */
+export interface BrowserFetcherOptions {
+  /** Filter lists for `blockAds`. @default Debian's EasyList and EasyPrivacy */
+  adblockLists?: readonly string[] | undefined;
+}
+
+/** The desktop viewport: what the hosted service renders at, and a screenshot's default size. */
+export const desktopViewport = { width: 1920, height: 1080 } as const;
+
+// The phone `mobile: true` emulates; its User-Agent is replaced by the engine's mobile one.
+const phone = devices['Pixel 7'];
+
+/** Headers the engine sets for HTTP that the browser sets itself (or takes as options). */
+const browserOwnedHeaders = new Set([
+  'user-agent',
+  'accept',
+  'accept-encoding',
+  'sec-ch-ua-mobile',
+  'viewport-width',
+]);
+
+/** How long to let a page's own requests settle after `load`, at most. */
+const settleMs = 2000;
+
+const noRender: RenderRequest = {
+  waitForMs: 0,
+  actions: [],
+  branding: false,
+  blockAds: false,
+  blockMedia: true,
+  captureStorageState: false,
+};
+
+/** Renders pages in Chromium. */
+export class BrowserFetcher implements Fetcher {
+  readonly name = 'browser';
+  readonly pool: BrowserPool;
+  readonly #adblockLists: readonly string[] | undefined;
+
+  constructor(pool: BrowserPool, options: BrowserFetcherOptions = {}) {
+    this.pool = pool;
+    this.#adblockLists = options.adblockLists;
+  }
+
+  async fetch(request: FetchRequest): Promise<FetchResponse> {
+    const render = request.render ?? noRender;
+    const deadline = Date.now() + request.timeoutMs;
+    if (request.blockPrivateAddresses) await assertPublicTarget(request.url);
+    const blocker = render.blockAds ? await loadBlocker(this.#adblockLists) : undefined;
+    return this.pool.withPage(
+      contextOptionsOf(request, render),
+      async ({ page, context }) => {
+        await routeRequests(context, request, render, blocker);
+        return withDeadline(
+          renderPage(page, context, request, render, deadline),
+          deadline,
+          request.url,
+          request.timeoutMs,
+        );
+      },
+      { signal: request.signal, waitTimeoutMs: Math.max(1, deadline - Date.now()) },
+    );
+  }
+
+  /** Closes the pool's browsers. */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+function contextOptionsOf(request: FetchRequest, render: RenderRequest): BrowserContextOptions {
+  const { locale, timezoneId } = browserLocaleOf(render.location);
+  const extraHTTPHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!browserOwnedHeaders.has(name)) extraHTTPHeaders[name] = value;
+  }
+  const userAgent = request.headers['user-agent'];
+  return {
+    ...(request.mobile
+      ? {
+          viewport: phone.viewport,
+          deviceScaleFactor: phone.deviceScaleFactor,
+          isMobile: true,
+          hasTouch: true,
+        }
+      : { viewport: desktopViewport, deviceScaleFactor: 1 }),
+    ...(userAgent ? { userAgent } : {}),
+    locale,
+    timezoneId,
+    extraHTTPHeaders,
+    ignoreHTTPSErrors: request.skipTlsVerification,
+    // Service workers would answer requests the routes below never see.
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    ...(request.proxyUrl ? { proxy: { server: request.proxyUrl } } : {}),
+    ...(render.storageState ? { storageState: render.storageState } : {}),
+  };
+}
+
+/**
+ * One route for every request of the context: private addresses (server mode), media when
+ * nothing visual is captured, and ads and trackers when `blockAds` is on.
+ */
+async function routeRequests(
+  context: BrowserContext,
+  request: FetchRequest,
+  render: RenderRequest,
+  blocker: RequestBlocker | undefined,
+): Promise<void> {
+  const privateHosts = new Map<string, Promise<boolean>>();
+  const isPrivateHost = (url: URL) => {
+    let answer = privateHosts.get(url.hostname);
+    if (!answer) {
+      answer = resolvesPrivate(url.hostname);
+      privateHosts.set(url.hostname, answer);
+    }
+    return answer;
+  };
+  const mediaTypes = new Set(['image', 'media', 'font']);
+  // Playwright derives Accept-Language from the locale alone: several languages are sent as the
+  // HTTP fetcher sends them, weighted.
+  const acceptLanguage = request.headers['accept-language'];
+  const languages = acceptLanguage?.includes(',') ? acceptLanguage : undefined;
+  await context.route('**/*', async (route) => {
+    const routed = route.request();
+    const type = routed.resourceType();
+    try {
+      const url = new URL(routed.url());
+      if (request.blockPrivateAddresses && (await isPrivateHost(url))) {
+        return await route.abort('blockedbyclient');
+      }
+      if (render.blockMedia && mediaTypes.has(type)) return await route.abort('blockedbyclient');
+      const pageUrl = routed.frame().page().url();
+      if (blocker?.blocks(url.href, type, pageUrl === 'about:blank' ? url.href : pageUrl)) {
+        return await route.abort('blockedbyclient');
+      }
+      await (languages
+        ? route.continue({ headers: { ...routed.headers(), 'accept-language': languages } })
+        : route.continue());
+    } catch {
+      // The page or context closed while the request was in flight: nothing left to route.
+    }
+  });
+}
+
+async function renderPage(
+  page: Page,
+  context: BrowserContext,
+  request: FetchRequest,
+  render: RenderRequest,
+  deadline: number,
+): Promise<FetchResponse> {
+  const remaining = () => Math.max(1, deadline - Date.now());
+  let response: Response | null;
+  try {
+    response = await page.goto(request.url.href, { waitUntil: 'load', timeout: remaining() });
+  } catch (error) {
+    throw navigationError(error, request);
+  }
+  // Pages fetch their content after `load`: give their requests a moment to settle.
+  await page
+    .waitForLoadState('networkidle', { timeout: Math.min(settleMs, remaining()) })
+    .catch(() => undefined);
+  if (render.waitForMs > 0) await page.waitForTimeout(Math.min(render.waitForMs, remaining()));
+
+  const rendered: RenderedPage = {};
+  if (render.actions.length > 0)
+    rendered.actions = await runActions(page, render.actions, deadline);
+  if (render.screenshot) {
+    rendered.screenshot = await takeScreenshot(page, render.screenshot, remaining());
+  }
+  if (render.branding) rendered.branding = await extractBranding(page);
+  if (render.captureStorageState) rendered.storageState = await context.storageState();
+
+  const headers = lowerCaseHeaders(response?.headers() ?? {});
+  const status = response?.status() ?? 200;
+  const contentType = headers['content-type'] ?? '';
+  let body: Uint8Array;
+  if (response && contentType && !/html|xml/i.test(contentType) && render.actions.length === 0) {
+    // A text or JSON answer: its own bytes, not the viewer page Chromium wraps them in.
+    body = await response.body();
+  } else {
+    // The DOM now, serialised: a string, so the charset is UTF-8 whatever the page declared.
+    body = new TextEncoder().encode(await page.content());
+    headers['content-type'] = 'text/html; charset=utf-8';
+  }
+  return {
+    url: new URL(page.url()),
+    status,
+    headers,
+    body,
+    redirects: redirectCount(response),
+    rendered,
+  };
+}
+
+function redirectCount(response: Response | null): number {
+  let count = 0;
+  for (
+    let previous = response?.request().redirectedFrom();
+    previous;
+    previous = previous.redirectedFrom()
+  ) {
+    count++;
+  }
+  return count;
+}
+
+function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
+  return lower;
+}
+
+/** Chromium's network error names, as the engine's stable codes. */
+function navigationError(error: unknown, request: FetchRequest): unknown {
+  if (error instanceof TrawlError) return error;
+  const message = firstLine(error);
+  const target = request.url.href;
+  if (/Timeout \d+ms exceeded/.test(message)) {
+    return new TimeoutError(
+      `Loading ${target} in the browser took longer than the ${request.timeoutMs} ms left: raise timeout or try later`,
+      { cause: error },
+    );
+  }
+  if (/ERR_NAME_NOT_RESOLVED/.test(message)) {
+    return new FetchError(`${request.url.host} does not resolve (DNS): check the URL`, {
+      code: 'SCRAPE_DNS_RESOLUTION_ERROR',
+      cause: error,
+    });
+  }
+  if (/ERR_CONNECTION_REFUSED/.test(message)) {
+    return new FetchError(`${request.url.host} refused the connection`, {
+      code: 'SCRAPE_CONNECTION_REFUSED',
+      cause: error,
+    });
+  }
+  if (/ERR_CERT|ERR_SSL/.test(message)) {
+    return new FetchError(
+      `TLS failed for ${request.url.host} (${message.replace(/^.*(net::\S+).*$/, '$1')}): set skipTlsVerification to accept its certificate`,
+      { code: 'SCRAPE_SSL_ERROR', cause: error },
+    );
+  }
+  if (/ERR_BLOCKED_BY_CLIENT/.test(message) && request.blockPrivateAddresses) {
+    return new BlockedUrlError(
+      `${target} (or a redirect of it) points to a private address, which this server may not fetch`,
+      { cause: error },
+    );
+  }
+  if (/Download is starting|ERR_ABORTED/.test(message)) {
+    return new FetchError(
+      `${target} is a download, not a page: scrape it without browser options (actions, waitFor, screenshot) to read the file`,
+      { cause: error, retryable: false },
+    );
+  }
+  if (/net::ERR_/.test(message)) {
+    return new FetchError(`Loading ${target} in the browser failed: ${message}`, { cause: error });
+  }
+  return error;
+}
+
+/** Races the page's work against the deadline; the caller closes the context on the way out. */
+async function withDeadline<T>(
+  work: Promise<T>,
+  deadline: number,
+  url: URL,
+  timeoutMs: number,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new TimeoutError(
+            `Rendering ${url.href} took longer than ${timeoutMs} ms: raise timeout, or lower waitFor and the waits of actions`,
+          ),
+        ),
+      Math.max(1, deadline - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+    // A late rejection of the abandoned work must not surface as unhandled.
+    work.catch(() => undefined);
+  }
+}
+
+/** Refuses a private target before a browser is even taken from the pool. */
+async function assertPublicTarget(url: URL): Promise<void> {
+  if (await resolvesPrivate(url.hostname)) {
+    throw new BlockedUrlError(
+      `${url.href} points to a private or loopback address, which this server may not fetch`,
+    );
+  }
+}
+
+async function resolvesPrivate(hostname: string): Promise<boolean> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return isPrivateAddress(host);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  try {
+    const addresses = await lookup(host, { all: true });
+    return addresses.some((entry) => isPrivateAddress(entry.address));
+  } catch {
+    // An unresolvable name reaches nothing; Chromium reports it as a DNS failure.
+    return false;
+  }
+}

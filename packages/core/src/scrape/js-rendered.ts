@@ -1,0 +1,36 @@
+/**
+ * The automatic HTTP → browser decision: an HTML answer that is only a shell for JavaScript to
+ * fill in (a single-page app's empty root, "enable JavaScript" in `noscript`) is rendered in the
+ * browser instead. Looks at the text only, with regular expressions built once: it runs on every
+ * HTML answer, so it must cost far less than the fetch (bench/browser.ts measures it).
+ */
+
+const invisible =
+  /<(script|style|noscript|template|svg)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
+const tags = /<[^>]+>/g;
+const entities = /&(?:[a-z]+|#\d+|#x[\da-f]+);/gi;
+const bodyStart = /<body\b[^>]*>/i;
+/** Mount points of the common front-end frameworks, left empty in the served HTML. */
+const emptyAppRoot =
+  /<(div|main|section|body)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|___gatsby|svelte|react-root|app-root|application|main-app|ember-app)["']?[^>]*>\s*<\/\1\s*>|<(app-root|ng-app)\b[^>]*>\s*<\/\3\s*>/i;
+const noscriptHint =
+  /<noscript\b[^>]*>[\s\S]{0,400}?\b(enable|requires?|need|turn on|activate)\b[\s\S]{0,80}?javascript/i;
+const scriptTag = /<script\b/i;
+
+/** Visible text below which a page counts as a shell (a cookie banner or footer can remain). */
+const shellTextChars = 300;
+
+/** Whether this HTML looks like it only shows its content after JavaScript runs. */
+export function looksJsRendered(html: string): boolean {
+  const start = html.search(bodyStart);
+  const body = start >= 0 ? html.slice(start) : html;
+  if (!scriptTag.test(body) && !scriptTag.test(html)) return false;
+  const text = body
+    .replace(invisible, ' ')
+    .replace(tags, ' ')
+    .replace(entities, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text.length >= shellTextChars) return false;
+  return emptyAppRoot.test(body) || noscriptHint.test(body) || text.length < 20;
+}
