@@ -223,3 +223,85 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
 
   return service;
 }
+
+/** The monitor paths of the OpenAPI document, with the request schemas the routes validate with. */
+export function monitorOpenApiPaths(
+  jsonSchema: (schema: z.ZodType) => unknown,
+  errors: Record<string, unknown>,
+): Record<string, unknown> {
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+  const checkId = { ...id, name: 'checkId' };
+  const integer = (name: string, minimum: number, maximum?: number) => ({
+    name,
+    in: 'query',
+    schema: { type: 'integer', minimum, ...(maximum ? { maximum } : {}) },
+  });
+  const body = (schema: z.ZodType) => ({
+    required: true,
+    content: { 'application/json': { schema: jsonSchema(schema) } },
+  });
+  const answer = (description: string) => ({ '200': { description }, ...errors });
+  return {
+    '/v2/monitor': {
+      post: {
+        summary: 'Create a monitor',
+        requestBody: body(monitorCreateRequestSchema),
+        responses: answer('`{ success, data: Monitor }`'),
+      },
+      get: {
+        summary: "The team's monitors, newest first",
+        parameters: [integer('limit', 1, 100), integer('offset', 0)],
+        responses: answer('`{ success, data: Monitor[] }`'),
+      },
+    },
+    '/v2/monitor/{id}': {
+      get: { summary: 'A monitor', parameters: [id], responses: answer('`{ success, data }`') },
+      patch: {
+        summary: 'Change some fields of a monitor (an empty body is a 400)',
+        parameters: [id],
+        requestBody: body(monitorUpdateRequestSchema),
+        responses: answer('`{ success, data: Monitor }`'),
+      },
+      delete: { summary: 'Delete a monitor', parameters: [id], responses: answer('`{ success }`') },
+    },
+    '/v2/monitor/{id}/run': {
+      post: {
+        summary: 'Run a check now; answers at once (409 when paused or a check is running)',
+        parameters: [id],
+        responses: answer('`{ success, id, data: MonitorCheck }`'),
+      },
+    },
+    '/v2/monitor/{id}/checks': {
+      get: {
+        summary: "A monitor's checks, newest first",
+        parameters: [
+          id,
+          integer('limit', 1, 100),
+          integer('offset', 0),
+          { name: 'status', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: answer('`{ success, data: MonitorCheck[] }`'),
+      },
+    },
+    '/v2/monitor/{id}/checks/{checkId}': {
+      get: {
+        summary: 'A check with a page of its pages; `data.next` reads on',
+        parameters: [
+          id,
+          checkId,
+          integer('limit', 1, 100),
+          integer('skip', 0),
+          { name: 'status', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: answer('`{ success, next?, data: { …MonitorCheck, pages, next? } }`'),
+      },
+    },
+    '/v2/monitor/{id}/checks/{checkId}/webhooks': {
+      get: {
+        summary: 'The webhook deliveries of a check, with attempts and outcome',
+        parameters: [id, checkId],
+        responses: answer('`{ success, deliveries }`'),
+      },
+    },
+  };
+}

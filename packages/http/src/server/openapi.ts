@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
+import { monitorOpenApiPaths } from './monitors.ts';
 import {
   batchScrapeRequestSchema,
   crawlRequestSchema,
@@ -181,6 +182,7 @@ export function openApiDocument(): object {
           responses: { '200': { description: '`{ success, data }`' } },
         },
       },
+      ...monitorOpenApiPaths(jsonSchema, errors),
       '/v2/concurrency-check': {
         get: {
           summary: 'Jobs running and the concurrency limit',
