@@ -205,3 +205,18 @@ export { closeBrowsers, defaultFetchers } from './scrape/fetchers.ts';
 export { ActionError } from './errors.ts';
 export type { MediaSink } from './interfaces/media-sink.ts';
 export type { RenderRequest, RenderedPage } from './interfaces/fetcher.ts';
+export {
+  BrowserSessions,
+  browserSessionCreateSchema,
+  browserSessionCreateShape,
+  browserExecuteSchema,
+  browserExecuteShape,
+} from './browser/sessions.ts';
+export type {
+  BrowserSession,
+  BrowserSessionInfo,
+  BrowserSessionsOptions,
+  BrowserSessionCreateInput,
+  BrowserExecuteInput,
+  BrowserExecuteResult,
+} from './browser/sessions.ts';

@@ -129,6 +129,45 @@ export const configRows = [
     description: 'Retries of a page answering 429 or 503, honouring Retry-After (default 3).',
   },
   {
+    key: 'chromiumPath',
+    env: 'TRAWL_CHROMIUM_PATH',
+    schema: z.string().min(1).optional(),
+    description:
+      'Chromium or Chrome executable of the browser engine. Unset: /usr/bin/chromium and the usual install paths.',
+  },
+  {
+    key: 'browserPagesPerCpu',
+    env: 'TRAWL_BROWSER_PAGES_PER_CPU',
+    schema: integerFromEnv.min(1).max(64).optional(),
+    description: 'Browser pages open at once per CPU; more browser jobs wait (default 2).',
+  },
+  {
+    key: 'browserIdleMs',
+    env: 'TRAWL_BROWSER_IDLE_MS',
+    schema: integerFromEnv.min(0).max(3_600_000).optional(),
+    description: 'Chromium closes after this long without a job (ms; default 10000; 0: stays up).',
+  },
+  {
+    key: 'autoBrowser',
+    env: 'TRAWL_AUTO_BROWSER',
+    schema: booleanFromEnv.optional(),
+    description:
+      'Render pages whose HTML looks built by JavaScript in the browser (default true).',
+  },
+  {
+    key: 'adblockLists',
+    env: 'TRAWL_ADBLOCK_LISTS',
+    schema: listFromEnv.optional(),
+    description:
+      'Filter lists (EasyList syntax) for `blockAds`, comma-separated paths. Default: EasyList and EasyPrivacy of Debian\'s webext-ublock-origin-chromium.',
+  },
+  {
+    key: 'browserSessionsPerTeam',
+    env: 'TRAWL_BROWSER_SESSIONS_PER_TEAM',
+    schema: integerFromEnv.min(0).max(100).optional(),
+    description: 'Interactive browser sessions (`/v2/browser`) a team may have open (default 3).',
+  },
+  {
     key: 'allowPrivateAddresses',
     env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
     schema: booleanFromEnv.default(true),

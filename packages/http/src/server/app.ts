@@ -23,6 +23,7 @@ import {
   type Store,
 } from '@trawl/core';
 import { authenticate, type ApiKeys } from './auth.ts';
+import { browserRoutes, mediaLinks } from './browser.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
@@ -198,6 +199,7 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       ...(options.monitors ? { settings: options.monitors } : {}),
       log: (message, error) => app.log.warn({ err: error }, message),
     });
+    browserRoutes(api, { store, config, base });
     done();
   });
   return Object.assign(app, { jobs, webhooks, records, ledger });
@@ -285,7 +287,12 @@ function routes(
     const record = await records.start(request.team, 'scrape', body.url);
     const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
       concurrency.run(request.team, () =>
-        scrape(body.url, coreOptions(request.body, 'url'), { store, config }),
+        scrape(body.url, coreOptions(request.body, 'url'), {
+          store,
+          config,
+          team: request.team,
+          media: mediaLinks(store, base(request)),
+        }),
       ),
     );
     data.metadata.scrapeId = record.id;

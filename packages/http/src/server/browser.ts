@@ -1,0 +1,226 @@
+/**
+ * Browser routes: interactive sessions as the official SDK calls them (`POST /v2/browser`, its
+ * alias `/v2/interact`, `GET /v2/browser`, `POST /v2/browser/{id}/execute`,
+ * `DELETE /v2/browser/{id}`), the CDP WebSocket each session's `cdpUrl` points at, and the
+ * screenshots and PDFs that scrapes capture, served for a day by URL.
+ *
+ * The CDP socket and the media are outside `/v2/`, so the API-key hook does not run for them: a
+ * session's `cdpUrl` carries a secret token instead (given only to the key holder that created
+ * it), and media names are random UUIDs, as the hosted service's signed links are.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket as ClientSocket } from 'ws';
+import WebSocket from 'ws';
+import {
+  BrowserSessions,
+  browserExecuteShape,
+  browserSessionCreateShape,
+  closeBrowsers,
+  parseOrThrow,
+  ValidationError,
+  type BrowserSession,
+  type EngineConfig,
+  type MediaSink,
+  type Store,
+} from '@trawl/core';
+import { z } from 'zod';
+
+const wireFields = {
+  origin: z.string().max(1000).optional(),
+  integration: z.string().max(1000).nullish(),
+};
+
+/** `POST /v2/browser`: core's session settings plus the SDK's wire fields. */
+export const browserCreateRequestSchema = z.strictObject({
+  ...browserSessionCreateShape,
+  ...wireFields,
+});
+/** `POST /v2/browser/{id}/execute`. */
+export const browserExecuteRequestSchema = z
+  .strictObject({ ...browserExecuteShape, ...wireFields })
+  .refine((body) => (body.code === undefined) !== (body.actions === undefined), {
+    message: 'give either code or actions',
+    path: ['code'],
+  });
+
+const mediaNamespace = 'media';
+/** How long a captured file stays reachable (the hosted service's links last 24 h). */
+const mediaTtlMs = 24 * 60 * 60 * 1000;
+const extensions: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'application/pdf': 'pdf',
+};
+
+interface StoredMedia {
+  contentType: string;
+  base64: string;
+}
+
+/** Stores captured files in the store and links them under this server's `/media/`. */
+export function mediaLinks(store: Store, baseUrl: string): MediaSink {
+  return {
+    async save(bytes, contentType) {
+      const name = `${randomUUID()}.${extensions[contentType] ?? 'bin'}`;
+      const value: StoredMedia = { contentType, base64: Buffer.from(bytes).toString('base64') };
+      await store.set(mediaNamespace, name, value, { ttlMs: mediaTtlMs });
+      return `${baseUrl}/media/${name}`;
+    },
+  };
+}
+
+/** What the browser routes are built from. */
+export interface BrowserRouteContext {
+  store: Store;
+  config: EngineConfig;
+  base: (request: FastifyRequest) => string;
+}
+
+/** Registers the session, CDP and media routes; ends sessions and browsers when the server closes. */
+export function browserRoutes(
+  app: FastifyInstance,
+  { store, config, base }: BrowserRouteContext,
+): void {
+  const sessions = new BrowserSessions({
+    store,
+    chromium: { configuredPath: config.chromiumPath },
+    perTeam: config.browserSessionsPerTeam,
+  });
+  app.addHook('onClose', async () => {
+    await sessions.close();
+    await closeBrowsers();
+  });
+
+  const cdpUrlOf = (request: FastifyRequest, session: BrowserSession) =>
+    `${base(request).replace(/^http/, 'ws')}/cdp/${session.id}?token=${session.token}`;
+  const listed = (request: FastifyRequest, session: BrowserSession) => ({
+    id: session.id,
+    status: session.status,
+    cdpUrl: cdpUrlOf(request, session),
+    // No live view here: an empty string keeps the field the SDK's type has.
+    liveViewUrl: '',
+    streamWebView: session.streamWebView,
+    createdAt: session.createdAt,
+    lastActivity: session.lastActivity,
+  });
+
+  const create = async (request: FastifyRequest) => {
+    const body = parseOrThrow(
+      browserCreateRequestSchema,
+      request.body ?? {},
+      'browser session request',
+    );
+    const { origin: _origin, integration: _integration, ...settings } = body;
+    const session = await sessions.create(request.team, settings);
+    return {
+      success: true,
+      id: session.id,
+      cdpUrl: cdpUrlOf(request, session),
+      liveViewUrl: '',
+      expiresAt: session.expiresAt,
+    };
+  };
+  app.post('/v2/browser', create);
+  app.post('/v2/interact', create);
+
+  app.get<{ Querystring: { status?: string } }>('/v2/browser', (request, reply) => {
+    const status = request.query.status ?? 'active';
+    if (status !== 'active' && status !== 'destroyed') {
+      throw new ValidationError(`status must be 'active' or 'destroyed' (got '${status}')`, {
+        details: [{ path: ['status'], message: 'expected active or destroyed' }],
+      });
+    }
+    if (status === 'destroyed') {
+      return reply.send({
+        success: true,
+        sessions: sessions.list(request.team, 'destroyed').map((info) => ({
+          ...info,
+          cdpUrl: '',
+          liveViewUrl: '',
+        })),
+      });
+    }
+    return reply.send({
+      success: true,
+      sessions: sessions
+        .list(request.team)
+        .map((info) => sessions.get(request.team, info.id))
+        .filter((session): session is BrowserSession => session !== undefined)
+        .map((session) => listed(request, session)),
+    });
+  });
+
+  app.post<{ Params: { id: string } }>('/v2/browser/:id/execute', async (request) => {
+    const body = parseOrThrow(
+      browserExecuteRequestSchema,
+      request.body ?? {},
+      'browser execute request',
+    );
+    const { origin: _origin, integration: _integration, ...input } = body;
+    const media = mediaLinks(store, base(request));
+    return sessions.execute(request.team, request.params.id, input, (file) =>
+      media.save(file.bytes, file.contentType),
+    );
+  });
+
+  app.delete<{ Params: { id: string } }>('/v2/browser/:id', async (request) => {
+    const { sessionDurationMs } = await sessions.destroy(request.team, request.params.id);
+    return { success: true, status: 'destroyed', sessionDurationMs, creditsBilled: 0 };
+  });
+
+  // The session's CDP socket, relayed to Chromium's own (which listens on loopback only).
+  app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
+    '/cdp/:id',
+    { websocket: true },
+    (socket, request) => {
+      const session = sessions.byToken(request.params.id, request.query.token ?? '');
+      if (!session) {
+        socket.close(1008, 'Unknown browser session or wrong token');
+        return;
+      }
+      relay(socket, session, () => sessions.touch(session));
+    },
+  );
+
+  app.get<{ Params: { name: string } }>('/media/:name', async (request, reply) => {
+    const media = /^[\w-]+\.\w+$/.test(request.params.name)
+      ? await store.get<StoredMedia>(mediaNamespace, request.params.name)
+      : undefined;
+    if (!media)
+      return reply.code(404).send({ success: false, error: 'Not found (links last 24 hours)' });
+    return reply
+      .header('content-type', media.contentType)
+      .header('cache-control', 'private, max-age=86400')
+      .send(Buffer.from(media.base64, 'base64'));
+  });
+}
+
+/** Pipes CDP messages both ways until either side closes. */
+function relay(client: ClientSocket, session: BrowserSession, onActivity: () => void): void {
+  const upstream = new WebSocket(session.cdpEndpoint, {
+    perMessageDeflate: false,
+    maxPayload: 256 * 1024 * 1024,
+  });
+  const pending: Array<WebSocket.RawData> = [];
+  client.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+    onActivity();
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    else pending.push(data);
+  });
+  upstream.on('open', () => {
+    for (const data of pending.splice(0)) upstream.send(data, { binary: false });
+  });
+  upstream.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+  });
+  const closeBoth = () => {
+    if (client.readyState === WebSocket.OPEN) client.close(1000);
+    if (upstream.readyState === WebSocket.OPEN || upstream.readyState === WebSocket.CONNECTING)
+      upstream.terminate();
+  };
+  upstream.on('close', closeBoth);
+  upstream.on('error', closeBoth);
+  client.on('close', closeBoth);
+  client.on('error', closeBoth);
+}
