@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CreditLedger,
   MonitorService,
   resolveEngineConfig,
   SqliteStore,
@@ -640,6 +641,66 @@ describe('the scheduler', () => {
     } finally {
       await after.stop();
       await second.close();
+    }
+  });
+
+  /** Moves a monitor's stored nextRunAt into the past, as a run missed while down. */
+  async function makeDue(target: SqliteStore, id: string): Promise<void> {
+    const record = await target.get<Record<string, unknown>>('monitors', id);
+    await target.set('monitors', id, { ...record, nextRunAt: '2020-01-01T00:00:00.000Z' });
+  }
+
+  it('records a scheduled run as skipped_overlap while the previous check is still running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-monitor-overlap-'));
+    const own = new SqliteStore({ path: join(dir, 'trawl.db') });
+    const scheduler = new MonitorService({ store: own, config });
+    try {
+      const path = `/slow${++pathCounter}`;
+      site.set(path, { title: 'Slow', text: 'slow page', delayMs: 1000 });
+      const monitor = await scheduler.create(
+        scrapeMonitor([path], { schedule: { text: 'hourly' } }),
+      );
+      const running = await scheduler.run(monitor.id);
+      await makeDue(own, monitor.id);
+      await scheduler.start();
+      const checks = await scheduler.checks(monitor.id);
+      expect(checks.map((entry) => entry.status)).toContain('skipped_overlap');
+      expect(checks.find((entry) => entry.status === 'skipped_overlap')).toMatchObject({
+        trigger: 'scheduled',
+        scheduledFor: '2020-01-01T00:00:00.000Z',
+        error: `Skipped: check ${running.id} was still running.`,
+      });
+      await scheduler.idle();
+    } finally {
+      await scheduler.stop();
+      await own.close();
+    }
+  });
+
+  it('charges each check its pages in the credits ledger, and skips scheduled runs without credits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-monitor-credits-'));
+    const own = new SqliteStore({ path: join(dir, 'trawl.db') });
+    const ledger = new CreditLedger(own, { perTeam: 2, prices: { monitor: 1 } });
+    const paid = new MonitorService({ store: own, config, credits: ledger });
+    try {
+      const monitor = await paid.create(scrapeMonitor([page('p1'), page('p2')]));
+      const started = await paid.run(monitor.id);
+      const done = await paid.waitForCheck(monitor.id, started.id);
+      expect(done).toMatchObject({ actualCredits: 2, billingStatus: 'confirmed' });
+      expect(await ledger.usage('default')).toMatchObject({ debited: 2, remaining: 0 });
+      expect(await ledger.jobCharges('default', done.id)).toEqual({ debited: 2, refunded: 0 });
+      await expect(paid.run(monitor.id)).rejects.toMatchObject({ code: 'PAYMENT_REQUIRED' });
+      await makeDue(own, monitor.id);
+      await paid.start();
+      const [skipped] = await paid.checks(monitor.id);
+      expect(skipped).toMatchObject({
+        status: 'skipped_no_credits',
+        trigger: 'scheduled',
+        error: 'Monitor check skipped: insufficient credits.',
+      });
+    } finally {
+      await paid.stop();
+      await own.close();
     }
   });
 });

@@ -224,6 +224,8 @@ function rateModeOf(method: string, url: string): RateMode {
   if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
   if (method === 'POST' && path === '/v2/crawl') return 'crawl';
   if (method === 'POST' && path === '/v2/map') return 'map';
+  // The hosted service counts creating, changing and running monitors with crawls.
+  if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
   if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
   if (path === '/v2/feedback' || /^\/v2\/search\/[^/]+\/feedback$/.test(path)) return 'account';
   return 'crawlStatus';

@@ -94,6 +94,11 @@ export const monitorUpdateRequestSchema = z.strictObject({ ...monitorUpdateShape
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const monitorNotFound = refusal(404, 'Monitor not found', 'NOT_FOUND');
 const checkNotFound = refusal(404, 'Check not found', 'NOT_FOUND');
+const outOfCredits = refusal(
+  402,
+  'Insufficient credits to perform this request. Ask the operator for more credits (TRAWL_TEAM_CREDITS).',
+  'PAYMENT_REQUIRED',
+);
 
 /** The body without the wire-only fields the SDK adds. */
 function withoutWireFields<T extends Record<string, unknown>>(body: T): T {
@@ -127,8 +132,13 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
   const send = (reply: FastifyReply, answer: ReturnType<typeof refusal>) =>
     reply.code(answer.status).send(answer.body);
 
-  app.post('/v2/monitor', async (request) => {
+  // Creating, changing and running a monitor need a credit left, as on the hosted service.
+  const hasCredits = async (request: FastifyRequest) =>
+    !context.credits || (await context.credits.allows(request.team));
+
+  app.post('/v2/monitor', async (request, reply) => {
     const body = parseOrThrow(monitorCreateRequestSchema, request.body ?? {}, 'monitor');
+    if (!(await hasCredits(request))) return send(reply, outOfCredits);
     return { success: true, data: await service.create(withoutWireFields(body), scope(request)) };
   });
 
@@ -145,6 +155,7 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
   app.patch<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
     if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
     const body = parseOrThrow(monitorUpdateRequestSchema, request.body ?? {}, 'monitor update');
+    if (!(await hasCredits(request))) return send(reply, outOfCredits);
     return {
       success: true,
       data: await service.update(request.params.id, withoutWireFields(body), scope(request)),
