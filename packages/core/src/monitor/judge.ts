@@ -7,10 +7,13 @@
  * page's status, and e-mail then treats the page as meaningful (fail-open, monitoring.md).
  *
  * Without a model, judging falls back to keyword relevance: Okapi BM25 (k1 = 1.2, b = 0.75) of
- * the goal's content words against each changed line, with the page's other lines as the
- * background corpus for document frequencies. A change is meaningful when some changed line
- * scores at least `keywordThreshold` (one goal word in one short line is enough); confidence is
- * high at three times that, medium at twice it. The matching lines become `meaningfulChanges`.
+ * the goal's content words (stop words and "change", "notify" … left out; plural and verb
+ * endings folded) against each changed line, with the page's lines as the background corpus for
+ * document frequencies. A change is meaningful when a changed line mentions a goal word (scores
+ * above 0); the best-scoring lines (up to 10) become `meaningfulChanges`. Confidence is high when
+ * a line scores `keywordThreshold` × 3 or more or mentions two goal words, medium from
+ * `keywordThreshold`, low below: a rare goal word in a short line scores high, one that fills
+ * the page scores low.
  * BM25 is written out here (a dozen lines) rather than taken from npm: the small packages on
  * offer build regular expressions from the query words, which goal text must never be.
  */
@@ -35,7 +38,7 @@ export function goalTerms(goal: string): string[] {
   return [...new Set(words(goal).filter((word) => !stopWords.has(word) && word.length > 1))];
 }
 
-/** BM25 scores of each document for the query terms, documents and corpus as word lists. */
+/** BM25 scores of each document for the query terms; documents, corpus and terms as stems. */
 function bm25(
   query: readonly string[],
   documents: readonly string[][],
@@ -53,7 +56,7 @@ function bm25(
   );
   return documents.map((doc) =>
     query.reduce((score, term) => {
-      const frequency = doc.filter((word) => word === term || stem(word) === stem(term)).length;
+      const frequency = doc.filter((word) => word === term).length;
       if (frequency === 0) return score;
       const norm = k1 * (1 - b + (b * doc.length) / Math.max(1, averageLength));
       return score + ((idf.get(term) ?? 0) * frequency * (k1 + 1)) / (frequency + norm);
@@ -61,10 +64,15 @@ function bm25(
   );
 }
 
-/** A crude plural/verb-ending stem so that 'prices' matches 'price' and 'hiring' 'hire'. */
-const stem = (word: string) => word.replace(/(?:ies|es|s|ing|ed)$/, '');
+/**
+ * A crude suffix stem, applied to goal and page words alike, so that 'prices', 'priced' and
+ * 'pricing' meet 'price', and 'hiring' meets 'hire'.
+ */
+const stem = (word: string) =>
+  word.length > 3 ? word.replace(/(?:ies|es|s|ing|ed|e)$/, '') : word;
+const stems = (text: string) => words(text).map(stem);
 
-/** Score a changed line must reach to be meaningful in the keyword fallback. */
+/** BM25 score from which a keyword match counts with medium confidence (three times: high). */
 export const keywordThreshold = 0.5;
 
 /** What a judge reads about one page. */
@@ -100,25 +108,27 @@ export function judgeByKeywords(input: JudgeInput): PageJudgment {
       method: 'keywords',
     };
   }
-  const documents = changed.map((entry) => words(entry.line));
-  const corpus = [...documents, ...input.context.map((line) => words(line))].filter(
-    (doc) => doc.length > 0,
-  );
-  const scores = bm25(terms, documents, corpus);
+  const termStems = [...new Set(terms.map(stem))];
+  const documents = changed.map((entry) => stems(entry.line));
+  const corpus = [...documents, ...input.context.map(stems)].filter((doc) => doc.length > 0);
+  const scores = bm25(termStems, documents, corpus);
   const best = Math.max(...scores);
   const matches = changed
     .map((entry, index) => ({ ...entry, score: scores[index] ?? 0 }))
-    .filter((entry) => entry.score >= keywordThreshold)
+    .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score)
     .slice(0, 10);
-  const matchedTerms = terms.filter((term) =>
-    matches.some((match) => words(match.line).some((word) => stem(word) === stem(term))),
-  );
+  const mentions = (line: string, term: string) => stems(line).includes(stem(term));
+  const matchedTerms = terms.filter((term) => matches.some((match) => mentions(match.line, term)));
   const meaningful = matches.length > 0;
   return {
     meaningful,
     confidence:
-      best >= 3 * keywordThreshold ? 'high' : best >= 2 * keywordThreshold ? 'medium' : 'low',
+      best >= 3 * keywordThreshold || matchedTerms.length >= 2
+        ? 'high'
+        : best >= keywordThreshold
+          ? 'medium'
+          : 'low',
     reason: meaningful
       ? `Changed text mentions ${matchedTerms.map((term) => `'${term}'`).join(', ')} from the goal (keyword judging, BM25 ${best.toFixed(2)}).`
       : `No changed line mentions the goal's words ${terms.map((term) => `'${term}'`).join(', ')} (keyword judging).`,

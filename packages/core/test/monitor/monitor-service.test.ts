@@ -242,6 +242,50 @@ describe('the monitor resource', () => {
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
+  it('refuses target scrapeOptions the scrape would refuse, naming the target', async () => {
+    const attempt = (scrapeOptions: Record<string, unknown>) =>
+      service.create({
+        ...scrapeMonitor([]),
+        targets: [
+          { type: 'scrape', urls: [`${site.url}/x`], scrapeOptions: scrapeOptions as never },
+        ],
+      });
+    await expect(attempt({ onlyMainContnet: true })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      details: [{ path: ['targets', 0, 'scrapeOptions'] }],
+    });
+    await expect(attempt({ waitFor: 40_000, timeout: 60_000 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('targets.0.scrapeOptions') as unknown,
+    });
+    await expect(
+      service.create({
+        ...scrapeMonitor([]),
+        targets: [
+          { type: 'crawl', url: site.url, scrapeOptions: { profile: { name: 'p' } } as never },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('runs at most monitorConcurrency checks at once; the others wait as queued', async () => {
+    const narrow = new MonitorService({
+      store,
+      config: resolveEngineConfig({ allowPrivateAddresses: true, monitorConcurrency: 1 }),
+    });
+    const path = `/slow${++pathCounter}`;
+    site.set(path, { title: 'Slow', text: 'slow', delayMs: 800 });
+    const first = await narrow.create(scrapeMonitor([path]));
+    const second = await narrow.create(scrapeMonitor([page('quick')]));
+    const running = await narrow.run(first.id);
+    const waiting = await narrow.run(second.id);
+    expect(waiting.status).toBe('queued');
+    expect((await narrow.checks(second.id))[0]?.status).toBe('queued');
+    await narrow.waitForCheck(first.id, running.id);
+    expect((await narrow.waitForCheck(second.id, waiting.id)).status).toBe('completed');
+    await narrow.stop();
+  });
+
   it('refuses a JSON target without an LLM provider', async () => {
     await expect(
       service.create({
