@@ -246,9 +246,7 @@ describe('the monitor resource', () => {
     const attempt = (scrapeOptions: Record<string, unknown>) =>
       service.create({
         ...scrapeMonitor([]),
-        targets: [
-          { type: 'scrape', urls: [`${site.url}/x`], scrapeOptions: scrapeOptions as never },
-        ],
+        targets: [{ type: 'scrape', urls: [`${site.url}/x`], scrapeOptions: scrapeOptions }],
       });
     await expect(attempt({ onlyMainContnet: true })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
