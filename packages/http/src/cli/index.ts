@@ -8,6 +8,7 @@ import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
 import { monitorCommand } from './monitor.ts';
+import { parseCommand } from './parse.ts';
 import { scrapeCommand } from './scrape.ts';
 import { serveCommand } from './serve.ts';
 
@@ -35,6 +36,7 @@ const commands: Command[] = [
   scrapeCommand,
   crawlCommand,
   mapCommand,
+  parseCommand,
   serveCommand,
   monitorCommand,
   keysCommand,

@@ -29,6 +29,7 @@ import { feedbackRoutes } from './feedback.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
 import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
+import { parseRoutes } from './parse.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
@@ -282,6 +283,16 @@ function routes(
     idempotency,
   }: RouteContext,
 ): void {
+  parseRoutes(app, {
+    records,
+    outOfCredits,
+    mayCharge: (team) => ledger.allows(team, ledger.cost('parse')),
+    charge: async (team, pages, jobId) => {
+      await ledger.debit(team, ledger.cost('parse', pages), { endpoint: 'parse', jobId });
+    },
+    runLimited: (team, work) => concurrency.run(team, work),
+  });
+
   app.post('/v2/scrape', async (request, reply) => {
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
     const cost = ledger.cost('scrape');
