@@ -9,10 +9,25 @@ import { join } from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { resolveEngineConfig, SqliteStore, type EngineConfigInput } from '@trawl/core';
+import {
+  findChromium,
+  resolveEngineConfig,
+  SqliteStore,
+  type EngineConfigInput,
+} from '@trawl/core';
 import { ApiKeys, buildServer } from '@trawl/http';
 
 const fixture = inject('fixtureUrl');
+
+/** Why this machine has no Chromium (the session tests are then skipped), or undefined. */
+const chromiumMissing = (() => {
+  try {
+    findChromium();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+})();
 const key = 'fc-browser-key-team-a';
 const otherKey = 'fc-browser-key-team-b';
 
@@ -41,7 +56,7 @@ async function startServer(engine: EngineConfigInput = {}) {
   };
 }
 
-describe('browser sessions over HTTP', () => {
+describe.skipIf(chromiumMissing)('browser sessions over HTTP', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let firecrawl: Firecrawl;
   beforeAll(async () => {

@@ -220,3 +220,4 @@ export type {
   BrowserExecuteInput,
   BrowserExecuteResult,
 } from './browser/sessions.ts';
+export { looksJsRendered } from './scrape/js-rendered.ts';

@@ -50,6 +50,11 @@ const browserOwnedHeaders = new Set([
 
 /** How long to let a page's own requests settle after `load`, at most. */
 const settleMs = 2000;
+/**
+ * Quiet time that counts as settled: no request in flight for this long. Shorter than
+ * Playwright's `networkidle` (500 ms), which would put a floor of half a second under every page.
+ */
+const quietMs = 250;
 
 const noRender: RenderRequest = {
   waitForMs: 0,
@@ -180,6 +185,7 @@ async function renderPage(
   deadline: number,
 ): Promise<FetchResponse> {
   const remaining = () => Math.max(1, deadline - Date.now());
+  const network = watchNetwork(page);
   let response: Response | null;
   try {
     response = await page.goto(request.url.href, { waitUntil: 'load', timeout: remaining() });
@@ -187,9 +193,7 @@ async function renderPage(
     throw navigationError(error, request);
   }
   // Pages fetch their content after `load`: give their requests a moment to settle.
-  await page
-    .waitForLoadState('networkidle', { timeout: Math.min(settleMs, remaining()) })
-    .catch(() => undefined);
+  await network.settled(Math.min(settleMs, remaining()));
   if (render.waitForMs > 0) await page.waitForTimeout(Math.min(render.waitForMs, remaining()));
 
   const rendered: RenderedPage = {};
@@ -220,6 +224,34 @@ async function renderPage(
     body,
     redirects: redirectCount(response),
     rendered,
+  };
+}
+
+/** Counts the page's requests in flight, from before navigation on. */
+function watchNetwork(page: Page): { settled(maxMs: number): Promise<void> } {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  page.on('request', () => {
+    inFlight++;
+    lastChange = Date.now();
+  });
+  const done = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async settled(maxMs) {
+      const giveUpAt = Date.now() + maxMs;
+      while (Date.now() < giveUpAt) {
+        const quietFor = Date.now() - lastChange;
+        if (inFlight === 0 && quietFor >= quietMs) return;
+        await new Promise((resolve) =>
+          setTimeout(resolve, inFlight === 0 ? quietMs - quietFor : 50),
+        );
+      }
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { BrowserPool, FetchError, findChromium, TrawlError } from '@trawl/core';
 import { poolBrowserPid, processTree, stillThere } from './processes.ts';
+import { chromiumMissing } from './chromium.ts';
 
 const site = inject('fixtureUrl');
 
@@ -14,7 +15,7 @@ async function eventually(check: () => boolean, boundMs: number): Promise<void> 
   }
 }
 
-describe('BrowserPool', () => {
+describe.skipIf(chromiumMissing)('BrowserPool', () => {
   const pool = new BrowserPool({ maxPages: 2, idleCloseMs: 0 });
   afterAll(() => pool.close());
 
@@ -87,7 +88,7 @@ describe('BrowserPool', () => {
   });
 });
 
-describe('BrowserPool shutdown', () => {
+describe.skipIf(chromiumMissing)('BrowserPool shutdown', () => {
   it('leaves no Chromium process behind, zombies included, after close()', async () => {
     const pool = new BrowserPool({ idleCloseMs: 0 });
     let tree: number[] = [];

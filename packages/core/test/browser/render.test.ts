@@ -13,6 +13,7 @@ import {
   type ScrapeOptions,
 } from '@trawl/core';
 import { dataUriBytes, pngSize } from './png.ts';
+import { chromiumMissing } from './chromium.ts';
 
 const site = inject('fixtureUrl');
 const httpsSite = inject('fixtureHttpsUrl');
@@ -36,7 +37,7 @@ const failureOf = (work: Promise<unknown>) =>
     (error: unknown) => error as TrawlError,
   );
 
-describe('browser rendering', () => {
+describe.skipIf(chromiumMissing)('browser rendering', () => {
   it('scrapes text that exists only after JavaScript ran, choosing the browser by itself', async () => {
     const doc = await render('/app-shell.html');
     expect(doc.markdown).toContain('RENDERED_BY_JAVASCRIPT');
@@ -149,7 +150,7 @@ describe('browser rendering', () => {
   });
 });
 
-describe('screenshot format', () => {
+describe.skipIf(chromiumMissing)('screenshot format', () => {
   it('is a PNG of the 1920 × 1080 viewport by default, inline as a data URI in library mode', async () => {
     const doc = await render('/articles/plain.html', { formats: ['markdown', 'screenshot'] });
     expect(pngSize(dataUriBytes(doc.screenshot, 'image/png'))).toEqual({
@@ -184,7 +185,7 @@ describe('screenshot format', () => {
   });
 });
 
-describe('branding format', () => {
+describe.skipIf(chromiumMissing)('branding format', () => {
   it('reads colors, fonts, typography, spacing, components and images from computed styles', async () => {
     const { branding } = await render('/browser/brand.html', { formats: ['branding'] });
     expect(branding).toMatchObject({
@@ -219,7 +220,7 @@ describe('branding format', () => {
   });
 });
 
-describe('profiles', () => {
+describe.skipIf(chromiumMissing)('profiles', () => {
   it('keeps a cookie from one job to the next when saveChanges is true', async () => {
     const profile = { name: 'harbour-login', saveChanges: true };
     await render('/set-cookie?name=profile_token&value=abc123', { profile });
@@ -265,7 +266,7 @@ describe('profiles', () => {
   });
 });
 
-describe('actions', () => {
+describe.skipIf(chromiumMissing)('actions', () => {
   it('without actions, none of the markers they produce is on the page', async () => {
     const doc = await render('/browser/actions.html', { waitFor: 1 });
     for (const marker of [

@@ -2,13 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { BrowserSessions, MemoryStore, type TrawlError } from '@trawl/core';
+import { chromiumMissing } from './chromium.ts';
 
 const site = inject('fixtureUrl');
 const store = new MemoryStore();
 const sessions = new BrowserSessions({ store, perTeam: 2, sweepMs: 100 });
 afterAll(() => sessions.close());
 
-describe('browser sessions', () => {
+describe.skipIf(chromiumMissing)('browser sessions', () => {
   it('runs node code with page in scope, keeping state between runs', async () => {
     const session = await sessions.create('harbour');
     try {
