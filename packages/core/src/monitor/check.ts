@@ -229,6 +229,9 @@ export async function runCheck(
     }
     scrapedPages += 1;
     const { document } = outcome;
+    // A scrape target lists the scrapes it made, as the hosted service lists its scrape jobs.
+    const result = check.targetResults.find((entry) => entry.targetId === target.id);
+    if (result?.type === 'scrape') result.expectedJobs.push(document.metadata.scrapeId);
     const content = normaliseContent(document.markdown ?? '');
     const hash = comparison.markdown ? contentHash(content) : '';
     const known = baseline && !baseline.removed ? baseline : undefined;

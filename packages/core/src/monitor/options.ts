@@ -68,10 +68,17 @@ export const monitorCrawlTargetSchema = z.strictObject({
 });
 
 /** One target of a monitor. */
-export const monitorTargetSchema = z.discriminatedUnion('type', [
-  monitorScrapeTargetSchema,
-  monitorCrawlTargetSchema,
-]);
+export const monitorTargetSchema = z.discriminatedUnion(
+  'type',
+  [monitorScrapeTargetSchema, monitorCrawlTargetSchema],
+  {
+    // The hosted service also has search targets; say why they are refused here.
+    error: (issue) =>
+      (issue.input as { type?: unknown } | undefined)?.type === 'search'
+        ? "search targets are not supported: this Trawl has no search provider yet. Use 'scrape' or 'crawl' targets."
+        : undefined,
+  },
+);
 
 const headerName = z
   .string()

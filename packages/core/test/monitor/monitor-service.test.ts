@@ -214,7 +214,7 @@ describe('the monitor resource', () => {
       'notification',
       '',
     ],
-    [{ targets: [{ type: 'search', queries: ['x'] }] }, 'targets', ''],
+    [{ targets: [{ type: 'search', queries: ['x'] }] }, 'targets', 'no search provider'],
     [{ unknownField: 1 }, '', 'unknownField'],
   ])('refuses the update %j with a 400 naming %j', async (body, field, words) => {
     const monitor = await service.create(scrapeMonitor([page('a')]));
@@ -331,6 +331,16 @@ describe('checks', () => {
       error: 0,
     });
     const pages = await pagesOf(monitor.id, second.id);
+    // The scrape target lists this check's scrapes.
+    expect(second.targetResults).toEqual([
+      {
+        targetId: monitor.targets[0]?.id,
+        type: 'scrape',
+        expectedJobs: expect.arrayContaining(
+          paths.map((path) => pages[path]?.currentScrapeId),
+        ) as unknown,
+      },
+    ]);
     const firstPages = await pagesOf(monitor.id, first.id);
     for (const path of paths) {
       expect(pages[path]).toMatchObject({
