@@ -93,6 +93,8 @@ export interface MonitorScope {
 const dayMs = 24 * 60 * 60 * 1000;
 /** Longest a timer waits before looking at the heap again (timers cannot wait past ~24.8 days). */
 const maxTimerMs = 6 * 60 * 60 * 1000;
+/** Delay of the first retention sweep after `start()`, out of the way of the catch-up runs. */
+const firstSweepMs = 60_000;
 /** Pages a crawl target counts for, before its first check, when it sets no limit. */
 const defaultCrawlEstimate = 100;
 
@@ -123,6 +125,7 @@ export class MonitorService {
   #slots: number;
   readonly #waiting: (() => void)[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #sweeper: NodeJS.Timeout | undefined;
   #started = false;
 
   constructor(options: MonitorServiceOptions) {
@@ -352,6 +355,19 @@ export class MonitorService {
       );
     }
     this.#arm();
+    // Monitors that never run (paused ones) are purged too: once a day, starting soon after.
+    const sweep = () => {
+      this.#sweeper = setTimeout(
+        () => {
+          void this.purgeAll().finally(() => {
+            if (this.#started) sweep();
+          });
+        },
+        this.#sweeper === undefined ? firstSweepMs : dayMs,
+      );
+      this.#sweeper.unref();
+    };
+    sweep();
   }
 
   /**
@@ -362,6 +378,8 @@ export class MonitorService {
     this.#started = false;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#sweeper) clearTimeout(this.#sweeper);
+    this.#sweeper = undefined;
     const running = [...this.#running.values()];
     for (const check of running) check.abort.abort();
     await Promise.allSettled(running.map((check) => check.done));
@@ -644,6 +662,23 @@ export class MonitorService {
   async purge(id: string, now = new Date(), scope: MonitorScope = {}): Promise<void> {
     const record = await this.#owned(id, scope);
     await this.#locked(id, () => this.#purge(record, now));
+  }
+
+  /**
+   * Purges every monitor's checks and baselines older than its retention, as each finished check
+   * does for its own monitor; the scheduler runs this daily so that paused monitors are purged
+   * too. Resolves with the number of monitors looked at.
+   */
+  async purgeAll(now = new Date()): Promise<number> {
+    let count = 0;
+    for await (const { value: record } of this.#records.allMonitors()) {
+      count += 1;
+      await this.#locked(record.id, async () => {
+        const current = await this.#records.getMonitor(record.id);
+        if (current) await this.#purge(current, now);
+      }).catch((error: unknown) => this.#warn(`purging monitor ${record.id} failed`, error));
+    }
+    return count;
   }
 
   /** Closes the current check if a crash left it open (it is not running in this process). */

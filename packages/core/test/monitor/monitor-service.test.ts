@@ -630,6 +630,19 @@ describe('checks', () => {
     expect(done.notificationStatus).toEqual({ recorder: { attempted: true, success: true } });
   });
 
+  it('purges paused monitors too when every monitor is swept', async () => {
+    const monitor = await service.create(scrapeMonitor([page('swept')], { retentionDays: 2 }));
+    const old = await check(monitor.id);
+    const latest = await check(monitor.id);
+    await service.update(monitor.id, { status: 'paused' });
+    expect(await service.purgeAll(new Date(Date.now() + 3 * 24 * 60 * 60 * 1000))).toBeGreaterThan(
+      0,
+    );
+    const kept = (await service.checks(monitor.id)).map((entry) => entry.id);
+    expect(kept).toEqual([latest.id]);
+    expect(kept).not.toContain(old.id);
+  });
+
   it('purges checks and baselines older than retentionDays', async () => {
     const path = page('kept?');
     const monitor = await service.create(scrapeMonitor([path], { retentionDays: 1 }));
