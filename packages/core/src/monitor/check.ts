@@ -378,6 +378,9 @@ export async function runCheck(
       // failed and the next one crawls afresh.
       { ...engine, store: new MemoryStore() },
     );
+    // The crawl has its own abort: stopping the check cancels it.
+    const cancel = () => void job.cancel();
+    context.signal.addEventListener('abort', cancel, { once: true });
     const result = check.targetResults.find((entry) => entry.targetId === target.id);
     if (result?.type === 'crawl') result.crawlId = job.id;
     const seen = new Set<string>();
@@ -388,6 +391,7 @@ export async function runCheck(
       await classify(target, comparison, await withJson(comparison, url, document));
     }
     const done = await job.done;
+    context.signal.removeEventListener('abort', cancel);
     for (const failure of (await job.errors()).errors) {
       // A denied start URL is the crawl's scope at work, not a page of the site failing.
       if (failure.code === 'CRAWL_URL_DENIED' || seen.has(failure.url)) continue;

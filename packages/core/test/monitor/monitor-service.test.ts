@@ -630,6 +630,39 @@ describe('checks', () => {
     expect(done.notificationStatus).toEqual({ recorder: { attempted: true, success: true } });
   });
 
+  it('stops a running crawl check when the service stops, and records it failed', async () => {
+    const slowSite = await startChangingSite(
+      Object.fromEntries(
+        Array.from({ length: 4 }, (_, index) => [
+          `/s${index}`,
+          { title: `S${index}`, text: `Slow ${index}`, delayMs: 3000 },
+        ]),
+      ),
+    );
+    const stopping = new MonitorService({ store, config });
+    try {
+      const monitor = await stopping.create({
+        name: 'Slow site',
+        schedule: { text: 'daily' },
+        targets: [{ type: 'crawl', url: `${slowSite.url}/` }],
+      });
+      const started = await stopping.run(monitor.id);
+      // The home page answers at once; the crawl is then waiting on the slow pages.
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const [current] = await stopping.checks(monitor.id);
+        if (current?.summary.totalPages) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await stopping.stop();
+      const stopped = await stopping.waitForCheck(monitor.id, started.id);
+      expect(stopped.status).toBe('failed');
+      expect(stopped.error).toMatch(/stopped before it finished/);
+      expect(stopped.summary.totalPages).toBe(1);
+    } finally {
+      await slowSite.close();
+    }
+  });
+
   it('purges paused monitors too when every monitor is swept', async () => {
     const monitor = await service.create(scrapeMonitor([page('swept')], { retentionDays: 2 }));
     const old = await check(monitor.id);
