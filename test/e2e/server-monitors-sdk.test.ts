@@ -241,3 +241,39 @@ describe('the official SDK’s monitor methods against trawl serve', () => {
     await firecrawl.deleteMonitor(monitor.id);
   });
 });
+
+describe('the official SDK’s monitor methods against a keyless trawl serve', () => {
+  it('creates, runs and reads a monitor without an Authorization header', async () => {
+    const store = new SqliteStore({
+      path: join(mkdtempSync(join(tmpdir(), 'trawl-monitor-keyless-')), 'trawl.db'),
+    });
+    const app = buildServer({
+      store,
+      config: resolveEngineConfig({ allowPrivateAddresses: true }),
+      keys: ApiKeys.parse(undefined),
+      logLevel: 'silent',
+    });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      // With no key the SDK sends no Authorization header at all.
+      const keyless = new Firecrawl({ apiKey: '', apiUrl: url });
+      const monitor = await keyless.createMonitor({
+        name: 'Keyless',
+        schedule: { text: 'hourly' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/jobs`] }],
+      });
+      const run = await keyless.runMonitor(monitor.id);
+      let status = run.status;
+      for (let attempt = 0; attempt < 200 && ['queued', 'running'].includes(status); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        status = (await keyless.getMonitorCheck(monitor.id, run.id)).status;
+      }
+      expect(status).toBe('completed');
+      expect((await keyless.listMonitors()).map((entry) => entry.id)).toEqual([monitor.id]);
+      expect(await keyless.deleteMonitor(monitor.id)).toBe(true);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+});
