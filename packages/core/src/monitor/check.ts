@@ -162,7 +162,7 @@ export async function runCheck(
   let recording = Promise.resolve();
   let lastProgressSave = 0;
 
-  const record = (target: MonitorTarget, page: MonitorCheckPage): Promise<void> => {
+  const record = (page: MonitorCheckPage): Promise<void> => {
     recording = recording.then(async () => {
       await records.putPage(check.id, page, summary.totalPages, statusCounts[page.status]);
       summary.totalPages += 1;
@@ -178,7 +178,6 @@ export async function runCheck(
         await notifier.page?.({ monitor, check: { ...check, summary: { ...summary } }, page });
       }
     });
-    void target;
     return recording;
   };
 
@@ -214,7 +213,7 @@ export async function runCheck(
           seenAt: now,
         });
       }
-      await record(target, {
+      await record({
         ...base,
         status: 'error',
         previousScrapeId: baseline && !baseline.removed ? baseline.scrapeId : null,
@@ -301,7 +300,7 @@ export async function runCheck(
       status === 'same' && known ? { ...known, seenCheckId: check.id, seenAt: now } : snapshot,
     );
     const metadata = document.metadata;
-    await record(target, {
+    await record({
       ...base,
       status,
       previousScrapeId: known?.scrapeId ?? null,
@@ -431,7 +430,7 @@ export async function runCheck(
         seenCheckId: check.id,
         seenAt: now,
       });
-      await record(target, {
+      await record({
         id: crypto.randomUUID(),
         targetId: target.id,
         url,

@@ -88,7 +88,9 @@ export interface MonitorRouteContext {
   log?: (message: string, error?: unknown) => void;
 }
 
+/** The body of `POST /v2/monitor`: core's create shape plus the SDK's `origin` / `integration`. */
 export const monitorCreateRequestSchema = z.strictObject({ ...monitorCreateShape, ...wireFields });
+/** The body of `PATCH /v2/monitor/{id}`: core's update shape plus `origin` / `integration`. */
 export const monitorUpdateRequestSchema = z.strictObject({ ...monitorUpdateShape, ...wireFields });
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
