@@ -3,6 +3,8 @@
  * changed), checks and a check's pages, JSON output, and usage errors.
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +91,35 @@ describe('trawl monitor', () => {
     };
     expect(monitor.targets).toMatchObject([{ type: 'crawl', crawlOptions: { limit: 20 } }]);
     expect((await trawl('run', monitor.id)).stdout).toMatch(/2 pages — 0 changed, 2 new/);
+  });
+
+  it('sends the monitor’s webhook events for a check run from the command line', async () => {
+    const events: string[] = [];
+    const receiver = createServer((req, res) => {
+      events.push(String(req.headers['x-firecrawl-event']));
+      req.resume().on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const created = await trawl(
+        'create',
+        '--name',
+        'Hooked',
+        '--schedule',
+        'daily',
+        '--webhook',
+        hook,
+        '--json',
+        `${site.url}/offers`,
+      );
+      const monitor = JSON.parse(created.stdout) as { id: string };
+      expect((await trawl('run', monitor.id)).code).toBe(0);
+      expect(events).toEqual(['monitor.page', 'monitor.check.completed']);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('explains what is missing or wrong', async () => {

@@ -9,6 +9,8 @@ import {
   MonitorService,
   SqliteStore,
   ValidationError,
+  WebhookNotifier,
+  WebhookSender,
   type Monitor,
   type MonitorCheck,
   type MonitorCreateInput,
@@ -135,7 +137,17 @@ export const monitorCommand: Command = {
       store,
       config: config.engine,
       ...(settings.llm ? { llm: settings.llm } : {}),
-      notifiers: settings.notifiers ?? [],
+      // The same news as a check the server runs: the monitor's webhook, and e-mail when set up.
+      notifiers: [
+        new WebhookNotifier(
+          new WebhookSender(store, {
+            retries: config.server.webhookRetries,
+            allowPrivateTargets: config.engine.allowPrivateAddresses,
+            ...(config.server.webhookSecret ? { secret: config.server.webhookSecret } : {}),
+          }),
+        ),
+        ...(settings.notifiers ?? []),
+      ],
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
     });
     const team = values.team ?? 'default';
