@@ -1,4 +1,5 @@
 /** Process entry of the `trawl` command. */
+import { closeBrowsers } from '@trawl/core';
 import { runCli } from './cli/index.ts';
 
 const interrupt = new AbortController();
@@ -12,6 +13,8 @@ const exitCode = await runCli(process.argv.slice(2), {
   signal: interrupt.signal,
   stderrIsTTY: process.stderr.isTTY,
 });
+// A command that rendered pages would otherwise wait for Chromium's idle timeout to exit.
+await closeBrowsers();
 // An interrupted crawl leaves pages in flight; its store already holds everything it needs to
 // resume, so do not wait for them. (Node writes stdout and stderr synchronously to files, and on
 // Linux to pipes and terminals too, so nothing already written is lost.)

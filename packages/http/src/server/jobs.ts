@@ -68,7 +68,8 @@ export class JobRegistry {
     webhook?: WebhookConfig,
   ): Promise<Job> {
     const id = crypto.randomUUID();
-    const job = crawl(url, options, { store: this.#store, config: this.#config, jobId: id });
+    // The team keys its browser profiles (scrapeOptions.profile).
+    const job = crawl(url, options, { store: this.#store, config: this.#config, jobId: id, team });
     await this.#own(job, team, { ...options }, webhook);
     return job;
   }
@@ -81,7 +82,12 @@ export class JobRegistry {
     webhook?: WebhookConfig,
   ): Promise<Job & { invalidURLs: string[] }> {
     const id = crypto.randomUUID();
-    const job = batchScrape(urls, options, { store: this.#store, config: this.#config, jobId: id });
+    const job = batchScrape(urls, options, {
+      store: this.#store,
+      config: this.#config,
+      jobId: id,
+      team,
+    });
     await this.#own(job, team, { ...options }, webhook);
     return job;
   }
@@ -154,7 +160,7 @@ export class JobRegistry {
     if (!owner) return undefined;
     const running = this.#running.get(id);
     if (running) return { job: running, owner };
-    const job = await resumeJob(id, { store: this.#store, config: this.#config });
+    const job = await resumeJob(id, { store: this.#store, config: this.#config, team: owner.team });
     if (!job) return undefined;
     if (job.status === 'scraping') this.#track(job, owner);
     return { job, owner };
@@ -176,7 +182,11 @@ export class JobRegistry {
     const resumed: string[] = [];
     for await (const { key, value } of scanStore<JobOwner>(this.#store, ownersNamespace)) {
       if (this.#running.has(key)) continue;
-      const job = await resumeJob(key, { store: this.#store, config: this.#config });
+      const job = await resumeJob(key, {
+        store: this.#store,
+        config: this.#config,
+        team: value.team,
+      });
       if (job?.status === 'scraping') {
         this.#track(job, value);
         resumed.push(key);
