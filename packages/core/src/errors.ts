@@ -241,7 +241,12 @@ export class ActionError extends TrawlError {
   /** Position of the failing action in `actions`, from 0. */
   readonly actionIndex: number;
 
-  constructor(actionIndex: number, actionType: string, reason: string, options: TrawlErrorOptions = {}) {
+  constructor(
+    actionIndex: number,
+    actionType: string,
+    reason: string,
+    options: TrawlErrorOptions = {},
+  ) {
     super('SCRAPE_ACTION_ERROR', `Action ${actionIndex} (${actionType}) failed: ${reason}`, {
       details: { actionIndex, actionType },
       ...options,

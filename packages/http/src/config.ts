@@ -151,15 +151,14 @@ export const configRows = [
     key: 'autoBrowser',
     env: 'TRAWL_AUTO_BROWSER',
     schema: booleanFromEnv.optional(),
-    description:
-      'Render pages whose HTML looks built by JavaScript in the browser (default true).',
+    description: 'Render pages whose HTML looks built by JavaScript in the browser (default true).',
   },
   {
     key: 'adblockLists',
     env: 'TRAWL_ADBLOCK_LISTS',
     schema: listFromEnv.optional(),
     description:
-      'Filter lists (EasyList syntax) for `blockAds`, comma-separated paths. Default: EasyList and EasyPrivacy of Debian\'s webext-ublock-origin-chromium.',
+      "Filter lists (EasyList syntax) for `blockAds`, comma-separated paths. Default: EasyList and EasyPrivacy of Debian's webext-ublock-origin-chromium.",
   },
   {
     key: 'browserSessionsPerTeam',

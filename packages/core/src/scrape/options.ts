@@ -36,7 +36,10 @@ const formatNameSchema = z.enum(formatNames);
 // their inner fields belong to the capability that produces the format. The screenshot's
 // settings are the browser's, checked here.
 const formatObjectSchema = z.looseObject({ type: formatNameSchema.exclude(['screenshot']) });
-const screenshotFormatSchema = z.strictObject({ type: z.literal('screenshot'), ...screenshotShape });
+const screenshotFormatSchema = z.strictObject({
+  type: z.literal('screenshot'),
+  ...screenshotShape,
+});
 
 /** One entry of `formats`: a name, or an object with `type` and that format's settings. */
 export const formatSchema = z
@@ -72,7 +75,6 @@ const locationSchema = z.strictObject({
     .max(20)
     .optional(),
 });
-
 
 const pdfParserSchema = z.strictObject({
   type: z.literal('pdf'),

@@ -110,6 +110,17 @@ describe.skipIf(chromiumMissing)('browser rendering', () => {
     expect(french.markdown).toContain('accept-language: fr-CH,de-CH;q=0.9');
   });
 
+  it('goes through the configured proxy with proxy: basic', async () => {
+    const proxied = await scrape(
+      `${site}/echo.html`,
+      { maxAge: 0, waitFor: 1, proxy: 'basic' },
+      { ...context, config: resolveEngineConfig({ proxyUrl: inject('fixtureProxyUrl') }) },
+    );
+    expect(proxied.markdown).toContain('via-proxy: yes');
+    expect(proxied.metadata.proxyUsed).toBe('basic');
+    expect((await render('/echo.html', { waitFor: 1 })).markdown).toContain('via-proxy: no');
+  });
+
   it('accepts a self-signed certificate unless skipTlsVerification is false', async () => {
     const accepted = await render('/articles/plain.html', { waitFor: 1 }, httpsSite);
     expect(accepted.metadata.statusCode).toBe(200);
