@@ -23,6 +23,7 @@ import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
 import { decodeHtml } from './decode.ts';
 import { defaultFetchers } from './fetchers.ts';
+import { trackChanges } from './formats/change-tracking.ts';
 import { formatHandlers, type RenderedFields } from './formats/index.ts';
 import { looksJsRendered } from './js-rendered.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
@@ -92,7 +93,9 @@ export async function runScrapeDetailed(
     cacheState = 'hit';
   } else {
     // Captures (screenshots, action results) and profile pages are never served from the cache.
-    if (cache && options.maxAge > 0 && browserNeeds.length === 0) {
+    // changeTracking compares with the live page, never a cached copy (as the hosted service).
+    const tracksChanges = options.formats.some((format) => format.type === 'changeTracking');
+    if (cache && options.maxAge > 0 && browserNeeds.length === 0 && !tracksChanges) {
       const cached = await cache.get(cacheKey);
       if (cached && Date.now() - cached.fetchedAt < options.maxAge) {
         page = cached;
@@ -183,6 +186,15 @@ export async function runScrapeDetailed(
   if (rendered) await applyRendered(rendered, document, options, context);
   if (page.warning) warnings.unshift(page.warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
+  const tracking = options.formats.find((format) => format.type === 'changeTracking');
+  if (tracking) {
+    document.changeTracking = await trackChanges(
+      context.store,
+      context.team ?? 'default',
+      tracking,
+      document,
+    );
+  }
   return {
     document,
     links: links ?? [],

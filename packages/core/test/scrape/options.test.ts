@@ -55,14 +55,14 @@ describe('formats', () => {
     },
   );
 
-  it('refuses changeTracking, which needs monitors, before any fetch', async () => {
+  it("refuses changeTracking's json mode, which needs an LLM, before any fetch", async () => {
     await expect(
       scrape('http://127.0.0.1:1/never-fetched', {
-        formats: ['markdown', { type: 'changeTracking' }],
+        formats: ['markdown', { type: 'changeTracking', modes: ['json'] }],
       }),
     ).rejects.toMatchObject({
-      code: 'CAPABILITY_UNAVAILABLE',
-      message: expect.stringMatching(/monitor/),
+      code: 'NOT_CONFIGURED',
+      message: expect.stringMatching(/LLM/),
     });
   });
 

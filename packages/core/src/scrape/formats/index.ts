@@ -13,7 +13,8 @@ import { markdownFormat } from './markdown.ts';
 import { brandingFormat } from './branding.ts';
 import { rawHtmlFormat } from './raw-html.ts';
 import { screenshotFormat } from './screenshot.ts';
-import { needsChangeTracking, needsLlm, notOffered } from './unavailable.ts';
+import { changeTrackingFormat } from './change-tracking.ts';
+import { needsLlm, notOffered } from './unavailable.ts';
 
 /** Produces one format of a document from a page. */
 export interface FormatHandler {
@@ -53,7 +54,7 @@ export const formatHandlers: Record<FormatName, FormatHandler> = {
   highlights: needsLlm('highlights'),
   product: needsLlm('product'),
   menu: needsLlm('menu'),
-  changeTracking: needsChangeTracking,
+  changeTracking: changeTrackingFormat,
   attributes: notOffered('attributes'),
   audio: notOffered('audio'),
   video: notOffered('video'),

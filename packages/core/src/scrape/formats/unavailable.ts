@@ -32,13 +32,6 @@ export const needsLlm = (format: FormatName): FormatHandler =>
     'NOT_CONFIGURED',
   );
 
-/** changeTracking needs stored snapshots per URL, which come with monitors. */
-export const needsChangeTracking: FormatHandler = refuse(
-  'changeTracking',
-  'needs the change-tracking snapshots that come with monitors, which this Trawl build does not include yet. Remove it from formats.',
-  'CAPABILITY_UNAVAILABLE',
-);
-
 /** A format the self-hosted engine does not offer. */
 export const notOffered = (format: FormatName): FormatHandler =>
   refuse(
