@@ -193,6 +193,12 @@ export class BrowserSessions {
   async create(team: string, input: BrowserSessionCreateInput = {}): Promise<BrowserSession> {
     const settings = browserSessionCreateSchema.parse(input);
     const perTeam = this.#options.perTeam ?? 3;
+    if (perTeam === 0) {
+      throw new NotConfiguredError(
+        'Browser sessions are turned off on this server (browserSessionsPerTeam, TRAWL_BROWSER_SESSIONS_PER_TEAM, is 0)',
+        { code: 'CAPABILITY_UNAVAILABLE' },
+      );
+    }
     const open = [...this.#sessions.values()].filter((session) => session.team === team).length;
     if (open >= perTeam) {
       throw new RateLimitError(

@@ -155,6 +155,16 @@ async function routeRequests(
   // HTTP fetcher sends them, weighted.
   const acceptLanguage = request.headers['accept-language'];
   const languages = acceptLanguage?.includes(',') ? acceptLanguage : undefined;
+  if (request.blockPrivateAddresses) {
+    // WebSockets opened by the page's scripts do not pass through context.route.
+    await context.routeWebSocket(/.*/, async (socket) => {
+      if (await isPrivateHost(new URL(socket.url()))) {
+        await socket.close({ code: 1008, reason: 'private address' });
+      } else {
+        socket.connectToServer();
+      }
+    });
+  }
   await context.route('**/*', async (route) => {
     const routed = route.request();
     const type = routed.resourceType();

@@ -110,6 +110,17 @@ describe.skipIf(chromiumMissing)('browser rendering', () => {
     expect(french.markdown).toContain('accept-language: fr-CH,de-CH;q=0.9');
   });
 
+  it('refuses a private address when private addresses are not allowed (server mode)', async () => {
+    const failure = await failureOf(
+      scrape(
+        `${site}/browser/actions.html`,
+        { maxAge: 0, actions: [{ type: 'scrape' }] },
+        { ...context, config: resolveEngineConfig({ allowPrivateAddresses: false }) },
+      ),
+    );
+    expect(failure.code).toBe('URL_BLOCKED');
+  });
+
   it('goes through the configured proxy with proxy: basic', async () => {
     const proxied = await scrape(
       `${site}/echo.html`,

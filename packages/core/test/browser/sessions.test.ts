@@ -110,6 +110,15 @@ describe.skipIf(chromiumMissing)('browser sessions', () => {
     ]);
   });
 
+  it('are turned off with perTeam 0', async () => {
+    const none = new BrowserSessions({ perTeam: 0 });
+    await expect(none.create('harbour')).rejects.toMatchObject({
+      code: 'CAPABILITY_UNAVAILABLE',
+      message: expect.stringContaining('TRAWL_BROWSER_SESSIONS_PER_TEAM'),
+    });
+    await none.close();
+  });
+
   it('ends a session left idle for activityTtl', async () => {
     const session = await sessions.create('idle', { activityTtl: 10 });
     session.lastActivity = new Date(Date.now() - 11_000).toISOString();
