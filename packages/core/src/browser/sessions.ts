@@ -56,6 +56,7 @@ export const browserSessionCreateShape = {
     .describe('Browser state (cookies, local storage) kept per team and name across sessions.'),
 } as const;
 
+/** Validates a session's settings, applying the hosted service's defaults. */
 export const browserSessionCreateSchema = z.strictObject(browserSessionCreateShape);
 /** What callers pass to create a session. */
 export type BrowserSessionCreateInput = z.input<typeof browserSessionCreateSchema>;
@@ -84,6 +85,7 @@ export const browserExecuteShape = {
     .describe('Scrape actions to run on the session’s page instead of code.'),
 } as const;
 
+/** Validates what to run in a session: code or actions, not both. */
 export const browserExecuteSchema = z
   .strictObject(browserExecuteShape)
   .refine((body) => (body.code === undefined) !== (body.actions === undefined), {

@@ -12,7 +12,7 @@ import { HttpFetcher } from './fetch-http.ts';
 
 const sharedHttp = new HttpFetcher();
 let fetchersByConfig = new WeakMap<EngineConfig, readonly Fetcher[]>();
-const openPools = new Set<BrowserPool>();
+const poolsByConfig = new Map<EngineConfig, BrowserPool>();
 
 /** The browser pool settings of an engine configuration. */
 export function browserPoolOptionsOf(config: EngineConfig) {
@@ -29,7 +29,7 @@ export function defaultFetchers(config: EngineConfig): readonly Fetcher[] {
   let fetchers = fetchersByConfig.get(config);
   if (!fetchers) {
     const pool = new BrowserPool(browserPoolOptionsOf(config));
-    openPools.add(pool);
+    poolsByConfig.set(config, pool);
     fetchers = [sharedHttp, new BrowserFetcher(pool, { adblockLists: config.adblockLists })];
     fetchersByConfig.set(config, fetchers);
   }
@@ -37,17 +37,22 @@ export function defaultFetchers(config: EngineConfig): readonly Fetcher[] {
 }
 
 /**
- * Closes the browsers the default fetchers launched, so that a process that used the browser can
- * exit at once (otherwise Chromium stays up for `browserIdleMs` after the last job). Later calls
- * launch new ones.
+ * Closes the browsers the default fetchers launched (of one configuration, or all), so that a
+ * process that used the browser can exit at once (otherwise Chromium stays up for
+ * `browserIdleMs` after the last job). Later calls launch new ones.
  *
  * @example
  * const doc = await scrape('https://example.com', { formats: ['screenshot'] });
  * await closeBrowsers();
  */
-export async function closeBrowsers(): Promise<void> {
-  const pools = [...openPools];
-  openPools.clear();
-  fetchersByConfig = new WeakMap();
-  await Promise.all(pools.map((pool) => pool.close()));
+export async function closeBrowsers(config?: EngineConfig): Promise<void> {
+  const closing: BrowserPool[] = [];
+  for (const [owner, pool] of poolsByConfig) {
+    if (config && owner !== config) continue;
+    closing.push(pool);
+    poolsByConfig.delete(owner);
+    fetchersByConfig.delete(owner);
+  }
+  if (!config) fetchersByConfig = new WeakMap();
+  await Promise.all(closing.map((pool) => pool.close()));
 }

@@ -89,7 +89,8 @@ export function browserRoutes(
   });
   app.addHook('onClose', async () => {
     await sessions.close();
-    await closeBrowsers();
+    // This server's browsers only: another server of the process keeps its own.
+    await closeBrowsers(config);
   });
 
   const cdpUrlOf = (request: FastifyRequest, session: BrowserSession) =>
