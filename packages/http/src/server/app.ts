@@ -7,6 +7,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
+  checkCrawlLimit,
   CreditLedger,
   FeedbackService,
   map,
@@ -22,10 +23,11 @@ import {
   type JobKind,
   type Store,
 } from '@trawl/core';
-import { authenticate, type ApiKeys } from './auth.ts';
+import { authenticate, credentialsOf, isKeyedRoute, type ApiKeys } from './auth.ts';
 import { browserRoutes, mediaLinks } from './browser.ts';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { feedbackRoutes } from './feedback.ts';
+import { limitJsonDepth } from './json-body.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency, type RateMode } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
 import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
@@ -115,6 +117,7 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
     forceCloseConnections: true,
   });
   app.decorateRequest('team', '');
+  limitJsonDepth(app);
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) {
@@ -138,10 +141,14 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   // Readiness: the store answers (a closed or unreachable store makes every job call fail).
+  // Anyone may ask whether the server is up; only a team's own key shows its running crawls.
   app.get('/health', async (request, reply) => {
     try {
       await store.get('health', 'probe');
-      return { status: 'ok', jobsRunning: jobs.running.length };
+      if (keys.keyless) return { status: 'ok', jobsRunning: jobs.running.length };
+      const outcome = authenticate(keys, { authorization: request.headers.authorization });
+      if ('refused' in outcome) return { status: 'ok' };
+      return { status: 'ok', jobsRunning: (await jobs.active(outcome.team)).length };
     } catch (error) {
       request.log.warn({ err: error }, 'health check: store unavailable');
       return reply.code(503).send({ status: 'unavailable', error: 'The store does not answer' });
@@ -153,18 +160,15 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
     // Inside this scope, so it runs after the WebSocket plugin marks upgrade requests (which
     // lets the plugin drop the socket of a refused upgrade).
     api.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith('/v2/')) return;
-      // A browser-style WebSocket cannot send headers: the SDK's watcher sends the key as the
-      // subprotocol instead (and the server echoes it).
-      const outcome = authenticate(
-        keys,
-        request.headers.upgrade?.toLowerCase() === 'websocket'
-          ? request.headers['sec-websocket-protocol']
-          : request.headers.authorization,
-      );
+      // Decided on the route the router matched, after it decoded the path, never on the raw
+      // URL: `/%762/scrape` runs /v2/scrape and needs a key as much as `/v2/scrape` (issue 14).
+      // Paths that match no route never get here (the not-found handler answers them).
+      const route = request.routeOptions.url;
+      if (route === undefined || !isKeyedRoute(route)) return;
+      const outcome = authenticate(keys, credentialsOf(request));
       if ('refused' in outcome) return send(reply, refusal(401, outcome.refused));
       request.team = outcome.team;
-      const limited = rate.take(outcome.team, rateModeOf(request.method, request.url));
+      const limited = rate.take(outcome.team, rateModeOf(request.method, route));
       if (limited) {
         void reply.header('retry-after', String(limited.retryAfterSeconds));
         return send(reply, refusal(429, limited.error, 'RATE_LIMITED'));
@@ -219,16 +223,15 @@ interface RouteContext {
   limits: NonNullable<ServerOptions['limits']>;
 }
 
-/** The hosted service's rate-limit groups, by route. */
-function rateModeOf(method: string, url: string): RateMode {
-  const path = url.split('?')[0] ?? '';
+/** The hosted service's rate-limit groups, by the pattern of the matched route. */
+function rateModeOf(method: string, path: string): RateMode {
   if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
   if (method === 'POST' && path === '/v2/crawl') return 'crawl';
   if (method === 'POST' && path === '/v2/map') return 'map';
   // The hosted service counts creating, changing and running monitors with crawls.
   if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
   if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
-  if (path === '/v2/feedback' || /^\/v2\/search\/[^/]+\/feedback$/.test(path)) return 'account';
+  if (path === '/v2/feedback' || path === '/v2/search/:jobId/feedback') return 'account';
   return 'crawlStatus';
 }
 
@@ -331,6 +334,8 @@ function routes(
 
   app.post('/v2/crawl', async (request, reply) => {
     const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
+    // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
+    checkCrawlLimit(body.limit, config.maxCrawlLimit);
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     const remaining = await ledger.remaining(request.team);
     const pagePrice = ledger.cost('crawl');
@@ -341,7 +346,7 @@ function routes(
     const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
     // No crawl may spend more than the team has left.
     if (remaining !== undefined && pagePrice > 0)
-      options.limit = Math.min(options.limit ?? 10_000, Math.floor(remaining / pagePrice));
+      options.limit = Math.min(body.limit, Math.floor(remaining / pagePrice));
     const job = await jobs.startCrawl(request.team, body.url, options, webhook);
     await records.start(request.team, 'crawl', body.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };

@@ -4,6 +4,7 @@
  * (the official SDK then sends no Authorization header at all).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { scanStore, ValidationError, type Store } from '@trawl/core';
 
 /** The team every request belongs to on a keyless server, and of a bare key. */
@@ -96,13 +97,63 @@ export class ApiKeys {
 /** Why a request was refused, in the hosted service's words. */
 export type AuthOutcome = { team: string } | { refused: string };
 
-/** Checks an Authorization header (or, for the crawl watcher, the WebSocket subprotocol). */
-export function authenticate(keys: ApiKeys, header: string | undefined): AuthOutcome {
+/** What a request presents as its key. */
+export interface Credentials {
+  /** The Authorization header. */
+  authorization?: string | undefined;
+  /**
+   * The Sec-WebSocket-Protocol header, read only when the request is a WebSocket upgrade: a
+   * browser-style WebSocket (the SDK's watcher) cannot send headers, so it sends the key there.
+   * A plain HTTP call never authenticates with it (issue 14).
+   */
+  subprotocol?: string | undefined;
+}
+
+// RFC 9110 § 11.4: the scheme, one or more spaces, one token; nothing before or after. The token
+// is anything without whitespace, since `TRAWL_API_KEYS` allows such keys.
+const bearerPattern = /^Bearer +(\S+)$/i;
+// Keys never hold a comma (TRAWL_API_KEYS splits on it), so a list of subprotocols is refused.
+const subprotocolPattern = /^[^\s,]+$/;
+
+/**
+ * Checks a request's key: `Authorization: Bearer <key>` (scheme in any case), or on a WebSocket
+ * upgrade without that header, the key as the only subprotocol. Anything else is refused.
+ */
+export function authenticate(keys: ApiKeys, credentials: Credentials): AuthOutcome {
   if (keys.keyless) return { team: defaultTeam };
-  if (header === undefined || header.trim() === '') return { refused: 'Unauthorized' };
-  const match = /^Bearer\s*(.*)$/i.exec(header.trim());
-  const token = (match?.[1] ?? header).trim();
-  if (token === '') return { refused: 'Unauthorized: Token missing' };
+  const { authorization, subprotocol } = credentials;
+  let token: string | undefined;
+  if (authorization !== undefined && authorization.trim() !== '') {
+    const value = authorization.trim();
+    if (/^Bearer$/i.test(value)) return { refused: 'Unauthorized: Token missing' };
+    token = bearerPattern.exec(value)?.[1];
+    if (token === undefined)
+      return { refused: "Unauthorized: send the key as 'Authorization: Bearer <key>'" };
+  } else if (subprotocol !== undefined && subprotocol.trim() !== '') {
+    token = subprotocolPattern.exec(subprotocol.trim())?.[0];
+    if (token === undefined)
+      return { refused: 'Unauthorized: send the key as the only subprotocol' };
+  } else {
+    return { refused: 'Unauthorized' };
+  }
   const team = keys.teamOf(token);
   return team === undefined ? { refused: 'Unauthorized: Invalid token' } : { team };
+}
+
+/** What `request` presents as its key; the subprotocol counts only on a WebSocket upgrade. */
+export function credentialsOf(request: FastifyRequest): Credentials {
+  // `request.ws` is set by @fastify/websocket for a connection Node handed over as an upgrade,
+  // unlike an `Upgrade` header, which any plain HTTP call can carry.
+  return {
+    authorization: request.headers.authorization,
+    ...(request.ws ? { subprotocol: request.headers['sec-websocket-protocol'] } : {}),
+  };
+}
+
+/**
+ * Whether a route needs a key: every route registered under /v2. Given the route's pattern as
+ * the router matched it (after decoding the path), never the raw URL.
+ */
+export function isKeyedRoute(routeUrl: string): boolean {
+  return routeUrl === '/v2' || routeUrl.startsWith('/v2/');
 }

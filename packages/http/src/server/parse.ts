@@ -3,10 +3,11 @@
  * is refused at its announced size before any of it is read, and cut off at 50 MB while it
  * streams when no size was announced, so memory stays bounded whatever the client sends.
  */
-import multipart, { type MultipartFile } from '@fastify/multipart';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { maxParseBytes, parse, toTrawlError, type TrawlError } from '@trawl/core';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
+import { jsonTextTooDeep, jsonValueTooDeep, maxJsonDepth } from './json-body.ts';
 import type { RequestRecords } from './records.ts';
 
 /** What the parse route needs from the server. */
@@ -29,8 +30,16 @@ const tooLarge = refusal(
 );
 const invalidMultipart = (why: string) =>
   refusal(400, `Invalid multipart form-data request: ${why}`, 'BAD_REQUEST');
+/** Largest `options` part, whether sent as a field or as a file. */
+const maxOptionsBytes = 1024 * 1024;
+const optionsTooLarge = invalidMultipart(
+  `the options part exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
+);
+const optionsTooDeep = invalidMultipart(
+  `the options part nests objects and arrays deeper than ${maxJsonDepth} levels`,
+);
 /** Room for the part headers and the options part around a file of the largest size. */
-const multipartOverhead = 1024 * 1024;
+const multipartOverhead = maxOptionsBytes;
 
 const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
   reply.code(answer.status).send(answer.body);
@@ -39,7 +48,15 @@ const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
 export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): void {
   void app.register(async (scope) => {
     await scope.register(multipart, {
-      limits: { fileSize: maxParseBytes, files: 1, fields: 4, fieldSize: 1024 * 1024, parts: 6 },
+      // Two files: the upload, and `options` when a client attaches it as a file
+      // (curl -F options=@options.json).
+      limits: {
+        fileSize: maxParseBytes,
+        files: 2,
+        fields: 4,
+        fieldSize: maxOptionsBytes,
+        parts: 6,
+      },
     });
 
     scope.post(
@@ -58,38 +75,34 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
         },
       },
       async (request, reply) => {
-        let optionsText: string | undefined;
+        let optionsPart: OptionsPart = { value: undefined };
         let file: { bytes: Buffer; filename: string; mimetype: string } | undefined;
         try {
           for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'file') {
-                part.file.resume();
-                continue;
-              }
+            if (part.fieldname === 'options') optionsPart = await readOptionsPart(part);
+            else if (part.type === 'file' && part.fieldname === 'file')
               file = await readFilePart(part);
-            } else if (part.fieldname === 'options') {
-              optionsText = String(part.value);
-            }
+            else if (part.type === 'file') part.file.resume();
           }
         } catch (error) {
           const code = (error as { code?: string }).code;
           if (code === 'FST_REQ_FILE_TOO_LARGE') return send(reply, tooLarge);
-          if (code?.startsWith('FST_'))
-            return send(reply, invalidMultipart((error as Error).message));
+          // The upload plugin parses a part typed application/json itself, and refuses a
+          // truncated one with the same error as broken JSON, so the message names both.
+          if (code === 'FST_INVALID_JSON_FIELD_ERROR')
+            return send(
+              reply,
+              invalidMultipart(
+                `the options part is not valid JSON, or exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
+              ),
+            );
           return send(reply, invalidMultipart((error as Error).message));
         }
         if (!file) return send(reply, invalidMultipart('the file part is missing'));
-        let options: Record<string, unknown> = {};
-        if (optionsText !== undefined && optionsText.trim() !== '') {
-          try {
-            options = JSON.parse(optionsText) as Record<string, unknown>;
-          } catch {
-            return send(reply, invalidMultipart('the options part is not valid JSON'));
-          }
-          if (typeof options !== 'object' || options === null || Array.isArray(options))
-            return send(reply, invalidMultipart('the options part must be a JSON object'));
-        }
+        if ('refused' in optionsPart) return send(reply, optionsPart.refused);
+        const options = optionsPart.value ?? {};
+        if (typeof options !== 'object' || options === null || Array.isArray(options))
+          return send(reply, invalidMultipart('the options part must be a JSON object'));
         if (!(await context.mayCharge(request.team))) return send(reply, context.outOfCredits);
 
         const record = await context.records.start(request.team, 'parse', file.filename);
@@ -133,6 +146,43 @@ function parseErrorReply(error: TrawlError): ErrorReply {
   const answer = errorReply(error);
   if (error.code === 'UNSUPPORTED_FILE_TYPE') return { ...answer, status: 400 };
   return answer;
+}
+
+/** The `options` part read: its JSON value (undefined when empty), or why it is refused. */
+type OptionsPart = { value: unknown } | { refused: ErrorReply };
+
+/**
+ * Reads the `options` part however it came: a text field (the SDK), a field typed
+ * application/json (curl `-F 'options=…;type=application/json'`, parsed by the upload plugin),
+ * or a file (curl `-F options=@options.json`). At most {@link maxOptionsBytes} either way.
+ */
+async function readOptionsPart(part: Multipart): Promise<OptionsPart> {
+  let text: string;
+  if (part.type === 'file') {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // Read to the end even past the limit (dropping the bytes): leaving the loop early would
+    // destroy the stream under the upload plugin, which then never reaches the next part.
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= maxOptionsBytes) chunks.push(chunk);
+    }
+    if (size > maxOptionsBytes) return { refused: optionsTooLarge };
+    text = Buffer.concat(chunks).toString('utf8');
+  } else if (part.valueTruncated) {
+    return { refused: optionsTooLarge };
+  } else if (typeof part.value !== 'string') {
+    return jsonValueTooDeep(part.value) ? { refused: optionsTooDeep } : { value: part.value };
+  } else {
+    text = part.value;
+  }
+  if (text.trim() === '') return { value: undefined };
+  if (jsonTextTooDeep(text)) return { refused: optionsTooDeep };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return { refused: invalidMultipart('the options part is not valid JSON') };
+  }
 }
 
 async function readFilePart(
