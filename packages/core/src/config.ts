@@ -80,6 +80,12 @@ export const engineConfigSchema = z
      */
     crawlRetries: z.number().int().min(0).max(10).default(3),
     /**
+     * Largest `limit` a crawl may ask for; above it the crawl is refused with a 400 naming this
+     * maximum (a limit of 1e12 would otherwise be taken at its word).
+     * @default 1000000
+     */
+    maxCrawlLimit: z.number().int().positive().default(1_000_000),
+    /**
      * Shortest time between two runs of a monitor schedule, in minutes: a schedule that can run
      * more often is refused (the hosted service's floor is 5).
      * @default 5

@@ -29,6 +29,7 @@ export {
   crawlOptionsShape,
   batchScrapeOptionsSchema,
   batchScrapeOptionsShape,
+  checkCrawlLimit,
 } from './crawl/options.ts';
 export type {
   CrawlOptions,

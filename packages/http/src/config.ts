@@ -18,6 +18,8 @@ import { z } from 'zod';
 interface ConfigRow<S extends z.ZodType = z.ZodType> {
   key: string;
   env: string;
+  /** Other environment variables read for this setting when `env` is unset (older names). */
+  aliases?: readonly string[];
   schema: S;
   description: string;
 }
@@ -129,6 +131,12 @@ export const configRows = [
     description: 'Retries of a page answering 429 or 503, honouring Retry-After (default 3).',
   },
   {
+    key: 'maxCrawlLimit',
+    env: 'TRAWL_MAX_CRAWL_LIMIT',
+    schema: integerFromEnv.positive().optional(),
+    description: 'Largest `limit` a crawl may ask for; above it: 400 (default 1000000).',
+  },
+  {
     key: 'chromiumPath',
     env: 'TRAWL_CHROMIUM_PATH',
     schema: z.string().min(1).optional(),
@@ -169,6 +177,7 @@ export const configRows = [
   {
     key: 'allowPrivateAddresses',
     env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
+    aliases: ['TRAWL_ALLOW_PRIVATE_TARGETS'],
     schema: booleanFromEnv.default(true),
     description: 'Allow fetching loopback and private addresses.',
   },
@@ -383,11 +392,12 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
   const file = filePath ? readConfigFile(filePath) : {};
   const values: Record<string, unknown> = {};
   for (const row of configRows) {
+    const envName = envNameOf(row, env);
     const [raw, source] =
       sources.flags?.[row.key] !== undefined
         ? [sources.flags[row.key], `flag --${row.key}`]
-        : env[row.env] !== undefined && env[row.env] !== ''
-          ? [env[row.env], `environment variable ${row.env}`]
+        : envName !== undefined
+          ? [env[envName], `environment variable ${envName}`]
           : file[row.key] !== undefined
             ? [file[row.key], `config file ${filePath} key '${row.key}'`]
             : [undefined, 'default'];
@@ -420,6 +430,28 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
     engine: resolveEngineConfig(engine),
     server: server as unknown as ServerSettings,
   });
+}
+
+/** The variables that can set `row`: its name, then its aliases. */
+export function envNamesOf(row: ConfigRow): string[] {
+  return [row.env, ...(row.aliases ?? [])];
+}
+
+/**
+ * The environment variable that sets `row`, if any. A name and an alias set to different values
+ * are refused rather than one silently winning. @throws BAD_REQUEST naming both
+ */
+function envNameOf(row: ConfigRow, env: Record<string, string | undefined>): string | undefined {
+  const set = envNamesOf(row).filter((name) => env[name] !== undefined && env[name] !== '');
+  const [first, ...others] = set;
+  const differing = others.find((name) => env[name] !== env[first ?? '']);
+  if (first !== undefined && differing !== undefined) {
+    throw new ValidationError(
+      `Conflicting settings: ${first}=${JSON.stringify(env[first])} and ${differing}=${JSON.stringify(env[differing])} both set ${row.key}; keep one`,
+      { details: [{ path: [row.key], message: `${first} and ${differing} differ` }] },
+    );
+  }
+  return first;
 }
 
 function readConfigFile(path: string): Record<string, unknown> {

@@ -4,7 +4,7 @@
 export { runCli } from './cli/index.ts';
 export { pageFileName } from './cli/crawl.ts';
 export type { CliIo, Command } from './cli/index.ts';
-export { loadConfig, configRows } from './config.ts';
+export { loadConfig, configRows, envNamesOf } from './config.ts';
 export { buildServer } from './server/app.ts';
 export type { ServerOptions } from './server/app.ts';
 export { ApiKeys } from './server/auth.ts';

@@ -2,18 +2,23 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configRows, loadConfig } from '@trawl/http';
+import { configRows, envNamesOf, loadConfig } from '@trawl/http';
+
+/** The variable names of a README table cell: the name, then each `, alias NAME`. */
+const envNamesOfCell = (name = '', aliases = '') => [
+  name,
+  ...[...aliases.matchAll(/`(TRAWL_\w+)`/g)].map((match) => match[1]),
+];
 
 describe('configuration', () => {
   it('lists every setting in the README configuration table, and nothing else', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(join(import.meta.dirname, '../../../README.md'), 'utf8');
     const table = readme.split('## Configuration')[1]?.split('\n## ')[0] ?? '';
-    const rows = [...table.matchAll(/^\| `(\w+)` \| `(TRAWL_\w+|PORT)` \|/gm)].map((match) => [
-      match[1],
-      match[2],
-    ]);
-    expect(rows).toEqual(configRows.map((row) => [row.key, row.env]));
+    const rows = [
+      ...table.matchAll(/^\| `(\w+)` \| `(TRAWL_\w+|PORT)`((?:, alias `TRAWL_\w+`)*) \|/gm),
+    ].map((match) => [match[1], envNamesOfCell(match[2], match[3])]);
+    expect(rows).toEqual(configRows.map((row) => [row.key, envNamesOf(row)]));
   });
 
   it('applies defaults when nothing is set', () => {
@@ -49,6 +54,32 @@ describe('configuration', () => {
     expect(() => loadConfig({ env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'maybe' } })).toThrow(
       /TRAWL_ALLOW_PRIVATE_ADDRESSES/,
     );
+  });
+
+  it('caps crawl limits at 1,000,000 unless TRAWL_MAX_CRAWL_LIMIT says otherwise', () => {
+    expect(loadConfig({ env: {} }).engine.maxCrawlLimit).toBe(1_000_000);
+    expect(loadConfig({ env: { TRAWL_MAX_CRAWL_LIMIT: '500' } }).engine.maxCrawlLimit).toBe(500);
+    expect(() => loadConfig({ env: { TRAWL_MAX_CRAWL_LIMIT: '0' } })).toThrow(
+      /TRAWL_MAX_CRAWL_LIMIT/,
+    );
+  });
+
+  it('reads TRAWL_ALLOW_PRIVATE_TARGETS as an alias of TRAWL_ALLOW_PRIVATE_ADDRESSES', () => {
+    const allowed = (env: Record<string, string>) =>
+      loadConfig({ env, flags: {} }).engine.allowPrivateAddresses;
+    expect(allowed({ TRAWL_ALLOW_PRIVATE_TARGETS: 'false' })).toBe(false);
+    expect(allowed({ TRAWL_ALLOW_PRIVATE_TARGETS: '1' })).toBe(true);
+    expect(
+      allowed({ TRAWL_ALLOW_PRIVATE_ADDRESSES: 'false', TRAWL_ALLOW_PRIVATE_TARGETS: 'false' }),
+    ).toBe(false);
+    expect(() => loadConfig({ env: { TRAWL_ALLOW_PRIVATE_TARGETS: 'maybe' } })).toThrow(
+      /environment variable TRAWL_ALLOW_PRIVATE_TARGETS/,
+    );
+    expect(() =>
+      loadConfig({
+        env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true', TRAWL_ALLOW_PRIVATE_TARGETS: 'false' },
+      }),
+    ).toThrow(/Conflicting settings: TRAWL_ALLOW_PRIVATE_ADDRESSES.*TRAWL_ALLOW_PRIVATE_TARGETS/);
   });
 
   it('refuses unknown keys and broken JSON in the config file', () => {

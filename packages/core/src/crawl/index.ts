@@ -1,7 +1,7 @@
 /**
  * `crawl()`, `batchScrape()` and `resumeJob()`: validate, write the job record, start the runner.
  */
-import type { EngineContext } from '../config.ts';
+import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import { ValidationError } from '../errors.ts';
 import { MemoryStore } from '../defaults/memory-store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
@@ -14,6 +14,7 @@ import { JobState, type JobRecord } from './frontier.ts';
 import { JobRunner } from './job.ts';
 import {
   batchScrapeOptionsSchema,
+  checkCrawlLimit,
   crawlOptionsSchema,
   type BatchScrapeOptions,
   type CrawlOptions,
@@ -40,6 +41,7 @@ export interface JobContext extends EngineContext {
  */
 export function crawl(url: string, options: CrawlOptions = {}, context: JobContext = {}): CrawlJob {
   const resolved = parseOrThrow(crawlOptionsSchema, options, 'crawl options');
+  checkCrawlLimit(resolved.limit, (context.config ?? resolveEngineConfig()).maxCrawlLimit);
   // The page options carry checks across fields that the shape alone does not.
   parseOrThrow(scrapeOptionsSchema, options.scrapeOptions ?? {}, 'scrapeOptions');
   const target = parseTargetUrl(url);

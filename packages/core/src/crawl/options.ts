@@ -4,6 +4,7 @@
  * `webhook`, `origin` and `integration` around these; defaults and checks live only here.
  */
 import { z } from 'zod';
+import { ValidationError } from '../errors.ts';
 import { scrapeOptionsShape } from '../scrape/options.ts';
 
 // Limits of the hosted service on path patterns (spec (b), excludePaths / includePaths).
@@ -144,6 +145,18 @@ export const crawlOptionsSchema = z
 export type CrawlOptions = z.input<typeof crawlOptionsSchema>;
 /** Crawl options with every default applied. */
 export type ResolvedCrawlOptions = z.output<typeof crawlOptionsSchema>;
+
+/**
+ * Refuses a crawl `limit` above the engine's `maxCrawlLimit`: the schema cannot know that
+ * setting, so callers check the parsed limit against it. @throws BAD_REQUEST naming the maximum
+ */
+export function checkCrawlLimit(limit: number, maxCrawlLimit: number): void {
+  if (limit <= maxCrawlLimit) return;
+  throw new ValidationError(
+    `Invalid crawl options at 'limit': at most ${maxCrawlLimit} pages (got ${limit}); the server's maximum is maxCrawlLimit`,
+    { details: [{ path: ['limit'], message: `at most ${maxCrawlLimit}` }] },
+  );
+}
 
 /** The options of `batchScrape()`: the page options flattened, as `POST /v2/batch/scrape` has them. */
 export const batchScrapeOptionsShape = {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SqliteStore, ValidationError } from '@trawl/core';
-import { loadConfig } from '../config.ts';
+import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitors.ts';
 import { ApiKeys } from '../server/auth.ts';
@@ -22,7 +22,7 @@ Options:
 
 API keys: TRAWL_API_KEYS="key1,team-a:key2", and those of 'trawl keys create'. Without keys the server is keyless and listens on
 loopback only. Fetching private and loopback addresses is refused unless
-TRAWL_ALLOW_PRIVATE_ADDRESSES=true. Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
+TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
 `;
 
 const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -48,7 +48,8 @@ export const serveCommand: Command = {
     if (values.port !== undefined) flags['port'] = toInteger(values.port, '--port', 'port');
     if (values.host !== undefined) flags['host'] = values.host;
     // Served, Trawl fetches what strangers ask for: private targets are refused unless allowed.
-    if (io.env['TRAWL_ALLOW_PRIVATE_ADDRESSES'] === undefined)
+    const allowPrivate = configRows.find((row) => row.key === 'allowPrivateAddresses');
+    if (allowPrivate && envNamesOf(allowPrivate).every((name) => io.env[name] === undefined))
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
     // E-mail and LLM settings are checked before anything is opened.
