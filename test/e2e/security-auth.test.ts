@@ -8,8 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { MemoryStore, resolveEngineConfig } from '@trawl/core';
-import { ApiKeys, buildServer } from '@trawl/http';
+import { concretePath, registeredRoutes } from './registered-routes.ts';
 import { rawRequest, startServe, type RawAnswer, type ServeProcess } from './serve-process.ts';
 
 const key = 'fc-security-auth-key';
@@ -18,41 +17,6 @@ beforeAll(async () => {
   server = await startServe({ TRAWL_API_KEYS: `team-a:${key}` });
 });
 afterAll(() => server?.stop());
-
-interface Route {
-  method: string;
-  url: string;
-}
-
-/**
- * Every route a server registers, read from Fastify's own route tree (printRoutes), so a route
- * added later is walked without anyone listing it here.
- */
-async function registeredRoutes(): Promise<Route[]> {
-  const app = buildServer({
-    store: new MemoryStore(),
-    config: resolveEngineConfig(),
-    keys: ApiKeys.parse(key),
-    logLevel: 'silent',
-  });
-  await app.ready();
-  const tree = app.printRoutes({ commonPrefix: false });
-  await app.close();
-  const routes: Route[] = [];
-  const prefixes: string[] = [];
-  // Lines look like `│   └── /:id (GET, HEAD, DELETE)`: four columns of indent per level, and
-  // each level's path continues its parent's.
-  for (const line of tree.split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?/.exec(line);
-    if (!match) continue;
-    const depth = (match[1] ?? '').length / 4;
-    const url = (prefixes[depth - 1] ?? '') + (match[2] ?? '');
-    prefixes.length = depth;
-    prefixes.push(url);
-    for (const method of match[3]?.split(', ') ?? []) routes.push({ method, url });
-  }
-  return routes;
-}
 
 const hex = (char: string) => char.charCodeAt(0).toString(16);
 
@@ -89,9 +53,6 @@ function spellingsOf(path: string): string[] {
   return [...spellings];
 }
 
-/** A concrete path for a route pattern: each parameter becomes a well-formed id. */
-const concrete = (url: string) => url.replace(/:\w+/g, '5f0c6f4e-8b0a-4a51-9d55-0d6c3c0a1b2c');
-
 const jsonHeaders = { 'content-type': 'application/json' };
 
 describe('the key check of trawl serve, walked over every registered route', () => {
@@ -119,7 +80,7 @@ describe('the key check of trawl serve, walked over every registered route', () 
     const failures: string[] = [];
     let tried = 0;
     for (const route of routes) {
-      for (const path of spellingsOf(concrete(route.url))) {
+      for (const path of spellingsOf(concretePath(route.url))) {
         const hasBody = route.method === 'POST' || route.method === 'PATCH';
         const answer = await rawRequest(
           server.port,
@@ -165,7 +126,7 @@ describe('the key check of trawl serve, walked over every registered route', () 
   });
 
   it('refuses a WebSocket upgrade to a %-encoded /v2 path without a key', async () => {
-    const path = `/%762/crawl/${concrete(':id')}`;
+    const path = `/%762/crawl/${concretePath(':id')}`;
     await expect(upgrade(path)).resolves.toBe('refused 401');
     // With the key as the subprotocol the upgrade goes through (and the unknown job closes it).
     await expect(upgrade(path, key)).resolves.toBe('closed 1008');
