@@ -113,12 +113,13 @@ function amountsOf(line: string, kind: 'any' | 'money'): string[] {
 
 /** Removes one occurrence of each of `take` from `from` (a multiset difference). */
 function minus(from: readonly string[], take: readonly string[]): string[] {
-  const left = [...from];
-  for (const item of take) {
-    const index = left.indexOf(item);
-    if (index >= 0) left.splice(index, 1);
-  }
-  return left;
+  const counts = new Map<string, number>();
+  for (const item of take) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return from.filter((item) => {
+    const count = counts.get(item) ?? 0;
+    if (count > 0) counts.set(item, count - 1);
+    return count === 0;
+  });
 }
 
 /** What the amounts rule found: the lines whose numbers changed, and whether money moved. */
@@ -139,10 +140,10 @@ export function amountChanges(
   const gone = minus(before, after);
   const come = minus(after, before);
   if (gone.length === 0 && come.length === 0) return undefined;
-  const hasAny = (line: string, set: readonly string[]) =>
-    amountsIn(line).some((amount) => set.includes(amount));
-  const removedLines = removed.filter((line) => hasAny(line, gone));
-  const addedLines = added.filter((line) => hasAny(line, come));
+  const hasAny = (line: string, set: ReadonlySet<string>) =>
+    amountsIn(line).some((amount) => set.has(amount));
+  const removedLines = removed.filter((line) => hasAny(line, new Set(gone)));
+  const addedLines = added.filter((line) => hasAny(line, new Set(come)));
   const reason = `amount changed: ${gone.join(', ') || '—'} → ${come.join(', ') || '—'}`;
   const changes: MeaningfulChange[] = [];
   const pairs = Math.max(removedLines.length, addedLines.length);
