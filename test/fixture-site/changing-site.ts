@@ -1,7 +1,9 @@
 /**
  * A site whose pages a test changes between monitor checks: set a page's text, make it fail with
  * a status, take it away. The home page `/` links every page that exists, so a crawl finds
- * exactly the current set; `/sitemap.xml` lists the same. Every request is counted per path.
+ * exactly the current set; `/sitemap.xml` lists the same (or, with `sitemap: false`, there is none
+ * and any `…/sitemap.xml` answers 200 with an HTML "not found" page, as many CMSs do). Every
+ * request is counted per path.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,12 @@ export interface ChangingPage {
   status?: number;
   /** Milliseconds before the answer (default 0), so a check can be caught mid-way. */
   delayMs?: number;
+}
+
+/** How the site is set up. */
+export interface ChangingSiteOptions {
+  /** Whether the site has a sitemap (default true); see the module comment. */
+  sitemap?: boolean;
 }
 
 /** A running changing site. */
@@ -44,6 +52,7 @@ function render(page: ChangingPage): string {
 /** Starts a changing site on 127.0.0.1 with the given pages. */
 export async function startChangingSite(
   pages: Record<string, ChangingPage> = {},
+  options: ChangingSiteOptions = {},
 ): Promise<ChangingSite> {
   const current = new Map(Object.entries(pages));
   const hits = new Map<string, number>();
@@ -61,6 +70,12 @@ export async function startChangingSite(
         .end(
           `<!doctype html><html><head><title>Home</title></head><body><main><h1>Home</h1><p>Every page of the changing site is listed below.</p><ul>${links}</ul></main></body></html>`,
         );
+      return;
+    }
+    if (options.sitemap === false && path.endsWith('/sitemap.xml')) {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><body><h1>Page not found</h1></body></html>');
       return;
     }
     if (path === '/sitemap.xml') {

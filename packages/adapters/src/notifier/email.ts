@@ -3,7 +3,8 @@
  * monitor's `notification.email.recipients`, only when something changed — and, when the monitor
  * judges against a goal, only when something changed meaningfully. A page the judge could not
  * judge counts as meaningful (fail-open, monitoring.md): a missed change is worse than a spare
- * e-mail. With `includeDiffs`, each changed page's diff is in the message.
+ * e-mail. A message describes at most `maxPages` pages (5, as the hosted service caps its diffs),
+ * each with its diff when `includeDiffs` is set, and ends with "and N more" for the rest.
  *
  * @remarks
  * Recipients are taken as the monitor gives them: the hosted service's opt-in confirmation of
@@ -43,9 +44,18 @@ export interface EmailNotifierOptions {
    * @default 20000
    */
   maxDiffChars?: number;
+  /**
+   * Most pages a message describes (with their diffs); the others are counted as "and N more".
+   * @default 5
+   */
+  maxPages?: number;
 }
 
-const defaults = { from: 'Trawl monitors <trawl@localhost>', maxDiffChars: 20_000 } as const;
+const defaults = {
+  from: 'Trawl monitors <trawl@localhost>',
+  maxDiffChars: 20_000,
+  maxPages: 5,
+} as const;
 
 /** Pages worth telling about: what changed, and (with judging) what changed meaningfully. */
 export function digestPages(
@@ -78,6 +88,7 @@ export class EmailNotifier implements Notifier {
   readonly #transport: MailTransport;
   readonly #from: string;
   readonly #maxDiffChars: number;
+  readonly #maxPages: number;
 
   constructor(options: EmailNotifierOptions) {
     let url: URL;
@@ -95,6 +106,7 @@ export class EmailNotifier implements Notifier {
     this.#transport = createTransport(options.url);
     this.#from = options.from ?? defaults.from;
     this.#maxDiffChars = options.maxDiffChars ?? defaults.maxDiffChars;
+    this.#maxPages = Math.max(1, options.maxPages ?? defaults.maxPages);
   }
 
   async checkCompleted({
@@ -154,7 +166,7 @@ export class EmailNotifier implements Notifier {
       `<p>${escapeHtml(summaryLine(check))}</p>`,
       ...(monitor.goal ? [`<p>Goal: ${escapeHtml(monitor.goal)}</p>`] : []),
     ];
-    for (const page of pages) {
+    for (const page of pages.slice(0, this.#maxPages)) {
       const verdict = page.judgment ? ` — ${page.judgment.reason}` : '';
       text.push('', `${page.status.toUpperCase()}: ${page.url}${verdict}`);
       html.push(
@@ -176,6 +188,12 @@ export class EmailNotifier implements Notifier {
           `<pre style="font-family:monospace;white-space:pre-wrap">${escapeHtml(cut)}</pre>`,
         );
       }
+    }
+    const more = pages.length - this.#maxPages;
+    if (more > 0) {
+      const line = `… and ${more} more page${more === 1 ? '' : 's'} (check ${check.id} lists them all).`;
+      text.push('', line);
+      html.push(`<p>${escapeHtml(line)}</p>`);
     }
     return { text: text.join('\n'), html: html.join('\n') };
   }

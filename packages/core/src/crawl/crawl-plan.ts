@@ -17,6 +17,12 @@ import { STATUS_CODES } from 'node:http';
 
 const robotsWarning =
   'One or more pages were unable to be crawled because the robots.txt file prevented this. Set ignoreRobotsTxt to crawl them if you are allowed to.';
+/**
+ * How a sitemap the crawl could not read starts its entry in `errors()`: monitors tell these
+ * (the crawl's way to find pages, not pages) from failed pages by it.
+ */
+export const sitemapIssuePrefix = 'sitemap skipped: ';
+
 const documentsNeedParse =
   'skipped: parsing this kind of document (DOC, XLS, PPT, ODT, RTF, EPUB) is not available yet; PDF, DOCX, XLSX and PPTX links are crawled';
 
@@ -256,7 +262,7 @@ export class CrawlPlan implements JobPlan {
         `sitemap:${failure.url}`,
         failure.url,
         'UNSUPPORTED_FILE_TYPE',
-        `sitemap skipped: ${failure.error}`,
+        `${sitemapIssuePrefix}${failure.error}`,
       );
     }
     await this.#take(job, result.urls, 0, true);

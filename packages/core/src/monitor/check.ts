@@ -7,8 +7,13 @@
  * recovers unchanged is `same`; `removed` is only decided for crawl targets whose crawl finished
  * without hitting its `limit` (a cut-short crawl marks nothing removed and says so in the check's
  * `warning`); a page seen again after being removed is `new`.
+ *
+ * Baselines move only when the check runs to its end (baselines.ts): what it sees is staged
+ * under the check and committed once its final record is saved, so a check cut short leaves the
+ * last finished check's baselines for the next one to compare against.
  */
 import type { EngineConfig, EngineContext } from '../config.ts';
+import { sitemapIssuePrefix } from '../crawl/crawl-plan.ts';
 import { crawl } from '../crawl/index.ts';
 import { MemoryStore } from '../defaults/memory-store.ts';
 import type { Document } from '../document.ts';
@@ -18,6 +23,7 @@ import type { Notifier } from '../interfaces/notifier.ts';
 import { extractJson, type JsonExtraction } from '../llm/extract-json.ts';
 import { scrape } from '../scrape/index.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
+import { Baselines } from './baselines.ts';
 import { changedLines, contentHash, gitDiff, jsonDiff, normaliseContent } from './diff.ts';
 import { judgeByKeywords, judgeWithLlm, type JudgeInput } from './judge.ts';
 import type { MonitorRecords, Snapshot } from './records.ts';
@@ -146,6 +152,11 @@ export async function runCheck(
   save: (check: MonitorCheck) => Promise<void>,
 ): Promise<CheckRun> {
   const { records } = context;
+  const baselines = new Baselines(records);
+  // What a dead process left staged (a check cut short, or committed half-way) is settled first.
+  await baselines.settle(monitor.id);
+  const stage = (targetId: string, url: string, snapshot: Snapshot) =>
+    baselines.stage(monitor.id, check.id, targetId, url, snapshot);
   const summary = emptySummary();
   const statusCounts: Record<PageStatus, number> = {
     same: 0,
@@ -207,7 +218,7 @@ export async function runCheck(
     if ('error' in outcome) {
       // The baseline stays: a page that fails and recovers unchanged is `same`, not `new`.
       if (baseline) {
-        await records.putSnapshot(monitor.id, target.id, outcome.url, {
+        await stage(target.id, outcome.url, {
           ...baseline,
           seenCheckId: check.id,
           seenAt: now,
@@ -242,7 +253,9 @@ export async function runCheck(
     };
     let diffText: string | undefined;
     if (known) {
-      const markdownChanged = comparison.markdown && known.hash !== hash;
+      // The text itself decides: masking volatile noise (dates, copyright years…) only informs
+      // the judge, it never makes a changed text `same`.
+      const markdownChanged = comparison.markdown && known.content !== content;
       const fields = comparison.json ? jsonDiff(known.json ?? null, outcome.json ?? null) : {};
       const jsonChanged = Object.keys(fields).length > 0;
       status = markdownChanged || jsonChanged ? 'changed' : 'same';
@@ -293,8 +306,7 @@ export async function runCheck(
       removed: false,
     };
     // A same page keeps its baseline's scrape id: it is still the version last seen changing.
-    await records.putSnapshot(
-      monitor.id,
+    await stage(
       target.id,
       outcome.url,
       status === 'same' && known ? { ...known, seenCheckId: check.id, seenAt: now } : snapshot,
@@ -392,8 +404,11 @@ export async function runCheck(
     const done = await job.done;
     context.signal.removeEventListener('abort', cancel);
     for (const failure of (await job.errors()).errors) {
-      // A denied start URL is the crawl's scope at work, not a page of the site failing.
-      if (failure.code === 'CRAWL_URL_DENIED' || seen.has(failure.url)) continue;
+      // A denied start URL is the crawl's scope at work, and an unreadable sitemap is how the
+      // crawl looks for pages: neither is a page of the site failing.
+      if (failure.code === 'CRAWL_URL_DENIED' || failure.error.startsWith(sitemapIssuePrefix))
+        continue;
+      if (seen.has(failure.url)) continue;
       seen.add(failure.url);
       await classify(target, comparison, {
         url: failure.url,
@@ -424,7 +439,7 @@ export async function runCheck(
     for await (const { url, snapshot } of records.targetSnapshots(monitor.id, target.id)) {
       if (snapshot.removed || seen.has(url)) continue;
       const now = new Date().toISOString();
-      await records.putSnapshot(monitor.id, target.id, url, {
+      await stage(target.id, url, {
         ...snapshot,
         removed: true,
         seenCheckId: check.id,
@@ -465,7 +480,11 @@ export async function runCheck(
     finishedAt: new Date().toISOString(),
     updatedAt: new Date().toISOString(),
   };
-  if (context.signal.aborted) {
+  // Read once: a stop that lands after this point must not leave a completed check uncommitted.
+  const ranToEnd = !context.signal.aborted;
+  if (!ranToEnd) {
+    // Dropped before the failed status is saved: a `running` check never has snapshots to keep.
+    await baselines.discard(monitor.id, check.id);
     final.status = 'failed';
     final.error = 'The check was stopped before it finished (the process is shutting down).';
   } else if (summary.totalPages > 0 && summary.error === summary.totalPages) {
@@ -482,7 +501,9 @@ export async function runCheck(
   }
   if (warnings.length > 0) final.warning = warnings.join(' ');
   final.actualCredits = scrapedPagesCredits(monitor, scrapedPages);
+  // Saving the final record is the commit point; the promotion after it can be redone.
   await save(final);
+  if (ranToEnd) await baselines.commit(monitor.id, check.id);
 
   const notificationStatus: Record<string, unknown> = {};
   for (const notifier of context.notifiers) {

@@ -4,17 +4,22 @@
  *
  * Pages are compared on their normalised markdown (monitoring.md, "Change-detection rules"):
  * Unicode NFC; CRLF/CR → LF; no zero-width characters or BOM; no trailing spaces; runs of blank
- * lines collapsed to one; the whole trimmed. On top of that, volatile noise is masked in the
- * compared text only, so that a page whose only change is a clock does not alert:
+ * lines collapsed to one; the whole trimmed. `same` iff the normalised texts are equal: a text
+ * change is always `changed`, whatever it is.
+ *
+ * Volatile noise is masked only for judging (`comparableContent`; judge.ts): a change whose every
+ * changed line differs from its counterpart only in noise is still `changed`, and the judge may
+ * call it not meaningful. What is masked:
  *
  * - date-times (ISO 8601 `2025-03-03T09:00:00Z`, `2025-03-03 09:00`, RFC 1123 `Mon, 03 Mar 2025
  *   09:00:00 GMT`) and clock times with seconds (`09:00:00`);
  * - relative times (`5 minutes ago`, `just now`);
+ * - copyright years (`© 2025`, `(c) 2019-2025`, `Copyright 2025`);
  * - tracking parameters in URLs (`utm_*`, `gclid`, `fbclid`, `msclkid`, `mc_cid`, `mc_eid`,
  *   `_ga`, `_gl`, `yclid`, `igshid`, `ref_src`).
  *
  * Plain dates (`2025-03-03`, `3 March 2025`) and times without seconds on their own (`18:30`)
- * are content — a new deadline or opening hour is a change — and are compared as they are.
+ * are content — a new deadline or opening hour matters — and are never masked.
  * Diffs always show the real text (normalised, unmasked) of both sides.
  */
 import { createHash } from 'node:crypto';
@@ -57,6 +62,8 @@ const volatilePatterns: [RegExp, string][] = [
     /\b(?:\d+|an?|one|a few) (?:seconds?|secs?|minutes?|mins?|hours?|hrs?) ago\b|\bjust now\b/gi,
     '<ago>',
   ],
+  // Copyright years: the footer turning over on New Year's Day.
+  [/(?:©|\(c\)|\bcopyright\b)(?:\s*(?:©|\(c\)))?\s*\d{4}(?:\s*[-–—]\s*\d{2,4})?/gi, '© <year>'],
 ];
 
 /** Query parameters that only track the visitor; they change on every render of some pages. */
@@ -78,7 +85,7 @@ function withoutTracking(raw: string): string {
   }
 }
 
-/** The text two snapshots are compared on: normalised content with volatile noise masked. */
+/** Normalised content with volatile noise masked: what the judge reads a change as. */
 export function comparableContent(normalised: string): string {
   // Markdown escapes punctuation (`https\://…?a=1\&utm_source=x`); the noise is found unescaped.
   let text = normalised.replace(/\\([!-/:-@[-`{-~])/g, '$1');
@@ -86,9 +93,9 @@ export function comparableContent(normalised: string): string {
   return text.replace(urlPattern, withoutTracking);
 }
 
-/** SHA-256 of the comparable text: equal hashes mean `same`. */
+/** SHA-256 of the normalised text: equal hashes mean `same` (masking plays no part). */
 export function contentHash(normalised: string): string {
-  return createHash('sha256').update(comparableContent(normalised)).digest('hex');
+  return createHash('sha256').update(normalised).digest('hex');
 }
 
 /** A diff in the reference's form: unified text and the parse-diff AST of it. */

@@ -27,6 +27,7 @@ import type { Store } from '../interfaces/store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.ts';
+import { Baselines } from './baselines.ts';
 import { comparisonOf, creditsPerPage, emptySummary, runCheck } from './check.ts';
 import {
   checkListSchema,
@@ -259,6 +260,7 @@ export class MonitorService {
       const record = await this.#owned(id, scope);
       this.#unplan(id);
       await this.#records.deleteMonitor(record);
+      await new Baselines(this.#records).deleteAll(id);
     });
   }
 
@@ -584,6 +586,7 @@ export class MonitorService {
           (next) => this.#records.putCheck(next),
         );
       } catch (error) {
+        await new Baselines(this.#records).discard(monitorId, check.id);
         const failed: MonitorCheck = {
           ...check,
           status: 'failed',
@@ -681,11 +684,12 @@ export class MonitorService {
     return count;
   }
 
-  /** Closes the current check if a crash left it open (it is not running in this process). */
+  /** Closes the current check a crash left open (not running here), dropping what it staged. */
   async #closeInterrupted(record: MonitorRecord, now: Date): Promise<void> {
     if (!record.currentCheckId || this.#running.has(record.id)) return;
     const check = await this.#records.getCheck(record.id, record.currentCheckId);
     if (!check || (check.status !== 'queued' && check.status !== 'running')) return;
+    await new Baselines(this.#records).discard(record.id, check.id);
     await this.#records.putCheck({
       ...check,
       status: 'failed',

@@ -13,13 +13,17 @@
  * above 0); the best-scoring lines (up to 10) become `meaningfulChanges`. Confidence is high when
  * a line scores `keywordThreshold` × 3 or more or mentions two goal words, medium from
  * `keywordThreshold`, low below: a rare goal word in a short line scores high, one that fills
- * the page scores low.
+ * the page scores low. Beside BM25 the judge applies two rules (judge-rules.ts): lines that
+ * differ only in masked noise (time stamps, copyright years, tracking parameters) are set aside,
+ * and for a goal about prices, amounts or numbers a changed number or currency amount is
+ * meaningful. The model is told which changed lines are only noise.
  * BM25 is written out here (a dozen lines) rather than taken from npm: the small packages on
  * offer build regular expressions from the query words, which goal text must never be.
  */
 import { z } from 'zod';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import { words } from '../map/rank.ts';
+import { amountChanges, numbersOfGoal, stem, withoutNoise } from './judge-rules.ts';
 import type { MeaningfulChange, PageJudgment } from './types.ts';
 
 /** Words that say nothing about what a goal cares for. */
@@ -64,12 +68,6 @@ function bm25(
   );
 }
 
-/**
- * A crude suffix stem, applied to goal and page words alike, so that 'prices', 'priced' and
- * 'pricing' meet 'price', and 'hiring' meets 'hire'.
- */
-const stem = (word: string) =>
-  word.length > 3 ? word.replace(/(?:ies|es|s|ing|ed|e)$/, '') : word;
 const stems = (text: string) => words(text).map(stem);
 
 /** BM25 score from which a keyword match counts with medium confidence (three times: high). */
@@ -92,18 +90,22 @@ export interface JudgeInput {
 /** The keyword/BM25 verdict (see the module comment). */
 export function judgeByKeywords(input: JudgeInput): PageJudgment {
   const terms = goalTerms(input.goal);
+  const relevant = withoutNoise(input.goal, input.added, input.removed);
   const changed = [
-    ...input.added.map((line) => ({ line, type: 'added' as const })),
-    ...input.removed.map((line) => ({ line, type: 'removed' as const })),
+    ...relevant.added.map((line) => ({ line, type: 'added' as const })),
+    ...relevant.removed.map((line) => ({ line, type: 'removed' as const })),
   ].filter((entry) => entry.line.trim().length > 0);
   if (terms.length === 0 || changed.length === 0) {
+    const onlyNoise = terms.length > 0 && relevant.noisePairs > 0;
     return {
       meaningful: false,
-      confidence: 'low',
+      confidence: onlyNoise ? 'high' : 'low',
       reason:
         terms.length === 0
           ? 'The goal has no content words to match (keyword judging).'
-          : 'No text changed (keyword judging).',
+          : onlyNoise
+            ? `Only volatile text changed: ${relevant.noisePairs} line(s) differ only in dates, times, copyright years or tracking parameters (keyword judging).`
+            : 'No text changed (keyword judging).',
       meaningfulChanges: [],
       method: 'keywords',
     };
@@ -120,24 +122,48 @@ export function judgeByKeywords(input: JudgeInput): PageJudgment {
     .slice(0, 10);
   const mentions = (line: string, term: string) => stems(line).includes(stem(term));
   const matchedTerms = terms.filter((term) => matches.some((match) => mentions(match.line, term)));
-  const meaningful = matches.length > 0;
+  const numbers = input.status === 'changed' ? numbersOfGoal(input.goal) : undefined;
+  const amounts = numbers ? amountChanges(numbers, relevant.added, relevant.removed) : undefined;
+  const keywordConfidence =
+    best >= 3 * keywordThreshold || matchedTerms.length >= 2
+      ? 'high'
+      : best >= keywordThreshold
+        ? 'medium'
+        : 'low';
+  // A line BM25 already lists is not listed again for its numbers.
+  const listed = new Set(matches.map((match) => match.line));
+  const amountLines = (amounts?.changes ?? []).filter(
+    (change) => !listed.has(change.before ?? '') && !listed.has(change.after ?? ''),
+  );
+  const reasons = [
+    ...(amounts ? [`A number the goal cares about changed (${amounts.changes[0]?.reason})`] : []),
+    ...(matches.length > 0
+      ? [
+          `Changed text mentions ${matchedTerms.map((term) => `'${term}'`).join(', ')} from the goal`,
+        ]
+      : []),
+  ];
   return {
-    meaningful,
+    meaningful: matches.length > 0 || amounts !== undefined,
     confidence:
-      best >= 3 * keywordThreshold || matchedTerms.length >= 2
+      amounts?.currency || keywordConfidence === 'high'
         ? 'high'
-        : best >= keywordThreshold
+        : amounts
           ? 'medium'
-          : 'low',
-    reason: meaningful
-      ? `Changed text mentions ${matchedTerms.map((term) => `'${term}'`).join(', ')} from the goal (keyword judging, BM25 ${best.toFixed(2)}).`
-      : `No changed line mentions the goal's words ${terms.map((term) => `'${term}'`).join(', ')} (keyword judging).`,
-    meaningfulChanges: matches.map((match): MeaningfulChange => ({
-      type: match.type,
-      before: match.type === 'removed' ? match.line : null,
-      after: match.type === 'added' ? match.line : null,
-      reason: `mentions ${matchedTerms.filter((term) => words(match.line).some((word) => stem(word) === stem(term))).join(', ')}`,
-    })),
+          : keywordConfidence,
+    reason:
+      reasons.length > 0
+        ? `${reasons.join('; ')} (keyword judging${matches.length > 0 ? `, BM25 ${best.toFixed(2)}` : ''}).`
+        : `No changed line mentions the goal's words ${terms.map((term) => `'${term}'`).join(', ')} (keyword judging).`,
+    meaningfulChanges: [
+      ...amountLines,
+      ...matches.map((match): MeaningfulChange => ({
+        type: match.type,
+        before: match.type === 'removed' ? match.line : null,
+        after: match.type === 'added' ? match.line : null,
+        reason: `mentions ${matchedTerms.filter((term) => words(match.line).some((word) => stem(word) === stem(term))).join(', ')}`,
+      })),
+    ].slice(0, 10),
     method: 'keywords',
   };
 }
@@ -198,6 +224,11 @@ export async function judgeWithLlm(
   signal?: AbortSignal,
 ): Promise<{ judgment: PageJudgment } | { error: string }> {
   let diff = input.diffText ?? input.added.map((line) => `+${line}`).join('\n');
+  const { noisePairs } = withoutNoise(input.goal, input.added, input.removed);
+  const noiseNote =
+    noisePairs > 0
+      ? `\nNote: ${noisePairs} changed line(s) differ from their previous version only in volatile text (dates and times, copyright years, tracking parameters).`
+      : '';
   if (diff.length > maxDiffChars)
     diff = `${diff.slice(0, maxDiffChars)}\n[… diff cut at ${maxDiffChars} characters]`;
   try {
@@ -212,7 +243,7 @@ export async function judgeWithLlm(
         },
         {
           role: 'user',
-          content: `Goal: ${input.goal}\nPage: ${input.url}\nThe page is ${input.status === 'new' ? 'new (seen for the first time)' : 'changed'}.\nDiff (lines starting with + were added, - removed):\n${diff}`,
+          content: `Goal: ${input.goal}\nPage: ${input.url}\nThe page is ${input.status === 'new' ? 'new (seen for the first time)' : 'changed'}.\nDiff (lines starting with + were added, - removed):\n${diff}${noiseNote}`,
         },
       ],
       jsonSchema: { name: 'monitor_judgment', schema: judgmentJsonSchema },

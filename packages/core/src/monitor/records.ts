@@ -239,6 +239,10 @@ export class MonitorRecords {
     return scanStore<Snapshot>(this.store, ns.snapshots, `${monitorId}/`);
   }
 
+  async putSnapshotKey(key: string, snapshot: Snapshot): Promise<void> {
+    await this.store.set(ns.snapshots, key, snapshot);
+  }
+
   deleteSnapshotKey(key: string): Promise<boolean> {
     return this.store.delete(ns.snapshots, key);
   }

@@ -389,24 +389,60 @@ describe('checks', () => {
     expect((await check(monitor.id)).summary.same).toBe(1);
   });
 
-  it('treats a page whose only change is a timestamp or a tracking parameter as same', async () => {
+  it('reports a page whose only change is a timestamp, a copyright year or a tracking parameter as changed, judged not meaningful', async () => {
     const path = page(
-      'Prices as of 2026-03-02T09:00:00Z\nUpdated 5 minutes ago\nSee https://shop.example/item?id=7&utm_source=mail',
+      'Prices as of 2026-03-02T09:00:00Z\nUpdated 5 minutes ago\nAcme Inc. © 2025, all rights reserved\nSee https://shop.example/item?id=7&utm_source=mail',
     );
-    const monitor = await service.create(scrapeMonitor([path]));
+    const monitor = await service.create(
+      scrapeMonitor([path], { goal: 'price changes on the pricing page' }),
+    );
     await check(monitor.id);
     site.set(path, {
       title: 'Pricing',
-      text: 'Prices as of 2026-03-03T17:45:12Z\nUpdated 2 minutes ago\nSee https://shop.example/item?id=7&utm_source=rss',
+      text: 'Prices as of 2026-03-03T17:45:12Z\nUpdated 2 minutes ago\nAcme Inc. © 2026, all rights reserved\nSee https://shop.example/item?id=7&utm_source=rss',
     });
     const result = await check(monitor.id);
-    expect(result.summary).toMatchObject({ same: 1, changed: 0 });
-    // A plain date is content: a new deadline is a change.
-    site.set(path, {
-      title: 'Pricing',
-      text: 'Prices as of 2026-03-03T17:45:12Z\nUpdated 2 minutes ago\nSee https://shop.example/item?id=8&utm_source=rss',
-    });
-    expect((await check(monitor.id)).summary.changed).toBe(1);
+    expect(result.summary).toMatchObject({ same: 0, changed: 1 });
+    const changedPage = (await pagesOf(monitor.id, result.id))[path];
+    expect(changedPage?.diff?.text).toContain('+Acme Inc. © 2026, all rights reserved');
+    expect(changedPage?.judgment).toMatchObject({ meaningful: false, meaningfulChanges: [] });
+    expect(changedPage?.judgment?.reason).toMatch(/Only volatile text changed/);
+    // The new text is the baseline: the next check is same.
+    expect((await check(monitor.id)).summary).toMatchObject({ same: 1, changed: 0 });
+  });
+
+  it("judges '$9 → $12 per month' meaningful for a goal about prices", async () => {
+    const path = page('Basic plan\n$9 per month');
+    const monitor = await service.create(
+      scrapeMonitor([path], { goal: 'price changes on the pricing page' }),
+    );
+    await check(monitor.id);
+    site.set(path, { title: 'Pricing', text: 'Basic plan\n$12 per month' });
+    const result = await check(monitor.id);
+    const judged = (await pagesOf(monitor.id, result.id))[path];
+    expect(judged).toMatchObject({ status: 'changed', judgment: { meaningful: true } });
+  });
+
+  it('counts no sitemap.xml of a site without a sitemap as a page error', async () => {
+    const bare = await startChangingSite(
+      { '/a': { title: 'A', text: 'Page A' } },
+      { sitemap: false },
+    );
+    try {
+      const monitor = await service.create({
+        name: 'No sitemap',
+        schedule: { text: 'daily' },
+        targets: [{ type: 'crawl', url: `${bare.url}/`, crawlOptions: { limit: 50 } }],
+      });
+      const result = await check(monitor.id);
+      expect(bare.hits('/sitemap.xml')).toBeGreaterThan(0);
+      expect(result).toMatchObject({ status: 'completed', error: null });
+      expect(result.summary).toMatchObject({ totalPages: 2, new: 2, error: 0 });
+      const urls = Object.keys(await pagesOf(monitor.id, result.id));
+      expect(urls.sort()).toEqual(['/', '/a']);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('marks a failing page error without losing its baseline, and same when it recovers unchanged', async () => {

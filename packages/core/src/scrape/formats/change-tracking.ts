@@ -2,8 +2,8 @@
  * `changeTracking`: how this page compares with the last scrape of the same URL (and `tag`) by
  * the same team — `new`, `same`, `changed` or `removed` — with a git-style diff in `git-diff`
  * mode. Snapshots live in the call's Store (namespace `change-tracking`) and do not expire;
- * pages are compared as monitors compare them (normalised markdown, volatile noise masked:
- * monitor/diff.ts). The scrape bypasses the page cache so the comparison is against the live page.
+ * pages are compared as monitors compare them (normalised markdown: monitor/diff.ts; any text
+ * change is `changed`). The scrape bypasses the page cache so the comparison is against the live page.
  *
  * The `json` mode needs a model to extract JSON from the page, which scrape has none of yet: it
  * is refused before any fetch (NOT_CONFIGURED). Monitors offer field-level JSON diffs.
@@ -104,7 +104,9 @@ export async function trackChanges(
   const hash = contentHash(content);
   await store.set(namespace, key, { at: new Date().toISOString(), hash, content });
   if (!previous) return { previousScrapeAt, changeStatus: 'new', visibility: 'visible' };
-  if (previous.hash === hash)
+  // The texts decide, not the hashes: snapshots taken before hashes stopped masking noise
+  // carry a masked hash.
+  if (previous.content === content)
     return { previousScrapeAt, changeStatus: 'same', visibility: 'visible' };
   return {
     previousScrapeAt,
