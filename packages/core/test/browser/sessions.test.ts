@@ -6,7 +6,7 @@ import { chromiumMissing } from './chromium.ts';
 
 const site = inject('fixtureUrl');
 const store = new MemoryStore();
-const sessions = new BrowserSessions({ store, perTeam: 2, sweepMs: 100 });
+const sessions = new BrowserSessions({ store, perTeam: 2, sweepMs: 100, execute: 'node' });
 afterAll(() => sessions.close());
 
 describe.skipIf(chromiumMissing)('browser sessions', () => {
