@@ -68,6 +68,13 @@ export function checkCdpCommand(method: string, params: unknown, downloadsDir: s
     case 'Page.navigate':
     case 'Network.loadNetworkResource':
       return urlVerdict(method, record['url'], params);
+    case 'Fetch.continueRequest':
+    case 'Network.continueInterceptedRequest':
+      // An intercepted request may be sent on to another URL (Chromium refuses file: there
+      // today; the relay does not count on it).
+      return record['url'] === undefined
+        ? { allowed: true, params }
+        : urlVerdict(method, record['url'], params);
     case 'Target.createTarget':
       // An empty url opens about:blank.
       return record['url'] === ''
