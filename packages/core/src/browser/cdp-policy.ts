@@ -29,6 +29,8 @@ const refusedMethods: Record<string, string> = {
     'file inputs cannot take files from the server’s disk; give the file’s contents (setInputFiles with a buffer)',
   'Page.handleFileChooser': 'file choosers cannot take files from the server’s disk',
   'Target.exposeDevToolsProtocol': 'a page may not drive the browser over CDP',
+  // Messages wrapped for an unflattened session would pass the relay unread.
+  'Target.sendMessageToTarget': 'sessions speak flattened CDP only (flatten: true)',
   'Target.openDevTools': 'DevTools windows are not available in sessions',
   'Target.setRemoteLocations': 'remote targets are not available in sessions',
   'Browser.crash': 'not available in sessions',

@@ -74,6 +74,25 @@ describe.skipIf(chromiumMissing)('browser sessions', () => {
     }
   });
 
+  it('refuses code unless execute is node, and still runs actions then', async () => {
+    const guarded = new BrowserSessions({ store });
+    const session = await guarded.create('harbour');
+    try {
+      await expect(
+        guarded.execute('harbour', session.id, { code: 'return 1' }),
+      ).rejects.toMatchObject({
+        code: 'NOT_CONFIGURED',
+        message: expect.stringContaining('TRAWL_BROWSER_EXECUTE=node'),
+      });
+      const run = await guarded.execute('harbour', session.id, {
+        actions: [{ type: 'executeJavascript', script: '6 * 7' }],
+      });
+      expect(JSON.parse(run.result).javascriptReturns[0].value).toBe(42);
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('refuses python and bash with a clear error', async () => {
     const session = await sessions.create('harbour');
     try {
