@@ -263,6 +263,18 @@ describe.skipIf(chromiumMissing)('a browser session on a default server', () => 
           () => (document.getElementById('upload') as HTMLInputElement).files!.length,
         ),
       ).toBe(0);
+      // Contents the client sends itself still upload (Playwright's locators and upload travel
+      // in messages far above the WebSocket's old 64 KiB limit).
+      await page.setInputFiles('#upload', {
+        name: 'note.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('from the client'),
+      });
+      expect(
+        await page.evaluate(
+          () => (document.getElementById('upload') as HTMLInputElement).files![0]!.size,
+        ),
+      ).toBe(15);
     } finally {
       await browser.close();
       await destroy(server, keyA, session.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCdpCommand, isSessionUrlAllowed } from '../../src/browser/cdp-policy.ts';
+import { checkCdpCommand, isSessionUrlAllowed } from '../../src/browser/cdp-policy.js';
 
 const downloads = '/tmp/trawl-session-x/downloads';
 

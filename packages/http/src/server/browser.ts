@@ -176,7 +176,17 @@ export function browserRoutes(
   // The session's CDP socket, joined to the session's relay (Chromium itself listens nowhere).
   app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
     '/cdp/:id',
-    { websocket: true },
+    {
+      websocket: true,
+      // Refused before the upgrade: a caller without the token never gets a socket to send to.
+      preValidation: async (request, reply) => {
+        if (!sessions.byToken(request.params.id, request.query.token ?? '')) {
+          await reply
+            .code(401)
+            .send({ success: false, error: 'Unknown browser session or wrong token' });
+        }
+      },
+    },
     (socket, request) => {
       const session = sessions.byToken(request.params.id, request.query.token ?? '');
       if (!session) {
