@@ -10,6 +10,10 @@
  * files cannot name the server's paths; downloads land in the session's own folder; and the
  * commands that hand CDP to something the relay does not see (DevTools windows, a page's own CDP
  * binding, extensions, remote targets) are refused.
+ *
+ * Chromium's own URLBlocklist policy would say the same, but Linux Chromium reads policies only
+ * from /etc/chromium/policies/managed, for every Chromium of the machine and writable by root
+ * alone; it has no switch for a policy file of one process.
  */
 
 /** Schemes a session's pages may load. */

@@ -39,6 +39,16 @@ const sessionArgs: readonly string[] = [
   '--window-size=1920,1080',
 ];
 
+/** Names of the server's settings and secrets, which a session's browser has no use for. */
+const privateVariable = /^TRAWL_|KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|_URL$/i;
+
+/** The server's environment without its settings and secrets. */
+function browserEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !privateVariable.test(name)),
+  );
+}
+
 /** One Chromium process and the two ends of its DevTools pipe. */
 export class ChromiumPipe {
   readonly #child: ChildProcess;
@@ -60,7 +70,7 @@ export class ChromiumPipe {
         'about:blank',
       ],
       // fd 3: what Chromium reads, fd 4: what it writes.
-      { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], env: browserEnvironment() },
     );
     this.#input = this.#child.stdio[3] as Writable;
     const output = this.#child.stdio[4] as Readable;
