@@ -7,9 +7,16 @@
  * files, list folders, start processes or workers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findChromium } from '@trawl/core';
@@ -298,6 +305,8 @@ describe.skipIf(chromiumMissing)('a browser session on a default server', () => 
         expect(args.some((arg) => arg.startsWith('--remote-debugging-port'))).toBe(false);
         const profile = args.find((arg) => arg.startsWith('--user-data-dir='))!.split('=')[1]!;
         expect(existsSync(join(profile, 'DevToolsActivePort'))).toBe(false);
+        // The session's folder is its owner's alone.
+        expect(statSync(dirname(profile)).mode & 0o777).toBe(0o700);
       }
       // Whatever the server's processes listen on, none of it is a CDP endpoint.
       const ports = listeningPorts(tree);

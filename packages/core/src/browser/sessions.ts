@@ -182,9 +182,9 @@ export class BrowserSessions {
       profile: settings.profile,
       activityTtlMs: settings.activityTtl * 1000,
     };
+    this.#sessions.set(id, session);
     // Chromium gone (crash, kill): the session is over.
     void pipe.exited.then(() => this.#end(session));
-    this.#sessions.set(id, session);
     return session;
   }
 
