@@ -4,8 +4,9 @@
  *
  * A crash or endless loop in the code cannot take the server down, and the permission model
  * (`--permission`) denies it the file system (it may read Playwright's own files and write its
- * scratch folder, nothing else), child processes, worker threads, native addons and WASI. Its
- * environment holds only its own session's CDP address.
+ * scratch folder, nothing else), child processes, worker threads, native addons, WASI and the
+ * inspector. Its environment holds only its own session's CDP address. The network stays open
+ * (Node 24's permission model has no switch for it): the README says so.
  */
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
@@ -60,6 +61,8 @@ export function runSessionCode({
     process.execPath,
     [
       '--permission',
+      // node:sqlite opens files past the permission model (Node 24): the store's database, too.
+      '--no-experimental-sqlite',
       `--allow-fs-read=${playwrightDir}`,
       `--allow-fs-read=${scratchDir}`,
       `--allow-fs-write=${scratchDir}`,

@@ -151,7 +151,12 @@ export class BrowserSessions {
     this.#parts.set(id, parts);
     let cdpEndpoint: string;
     try {
-      await withTimeout(parts.relay.call('Browser.getVersion'), startTimeoutMs);
+      // Also the first sign of life: downloads are refused until a client asks for them (and
+      // then land in the session's folder, see cdp-policy.ts).
+      await withTimeout(
+        parts.relay.call('Browser.setDownloadBehavior', { behavior: 'deny' }),
+        startTimeoutMs,
+      );
       cdpEndpoint = await this.#socket.urlOf(id, token);
       parts.browser = await chromium.connectOverCDP(cdpEndpoint, { timeout: startTimeoutMs });
       if (state) await parts.browser.contexts()[0]?.setStorageState(state);
