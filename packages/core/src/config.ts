@@ -134,6 +134,12 @@ export const engineConfigSchema = z
      * @default 3
      */
     browserSessionsPerTeam: z.number().int().min(0).max(100).default(3),
+    /**
+     * Whether browser sessions run callers' code (`execute` with `code`): `off` refuses it, `node`
+     * runs it in a child Node process under the permission model (issue 14).
+     * @default 'off'
+     */
+    browserExecute: z.enum(['off', 'node']).default('off'),
   })
   .describe('Engine-wide settings of Trawl.');
 

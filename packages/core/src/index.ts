@@ -74,7 +74,11 @@ export {
 export type { ErrorCode, FeedbackErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
 export { CreditLedger } from './credits/index.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
-export { creditEndpoints, creditLedgerOptionsSchema, creditPricesSchema } from './credits/options.ts';
+export {
+  creditEndpoints,
+  creditLedgerOptionsSchema,
+  creditPricesSchema,
+} from './credits/options.ts';
 export type {
   CreditEndpoint,
   CreditLedgerOptions,
@@ -143,7 +147,13 @@ export type {
 } from './monitor/options.ts';
 export { resolveSchedule, nextRunOf, schedulePhraseExamples } from './monitor/schedule.ts';
 export type { MonitorSchedule, ScheduleInput } from './monitor/schedule.ts';
-export { normaliseContent, comparableContent, contentHash, gitDiff, jsonDiff } from './monitor/diff.ts';
+export {
+  normaliseContent,
+  comparableContent,
+  contentHash,
+  gitDiff,
+  jsonDiff,
+} from './monitor/diff.ts';
 export type { GitDiff } from './monitor/diff.ts';
 export { judgeByKeywords, goalTerms } from './monitor/judge.ts';
 export type { JudgeInput } from './monitor/judge.ts';
@@ -197,7 +207,12 @@ export type {
 export { findChromium, chromiumCandidates } from './browser/find-chromium.ts';
 export type { ChromiumLookup } from './browser/find-chromium.ts';
 export { actionSchema, actionsSchema } from './browser/actions.ts';
-export type { BrowserAction, BrowserActionInput, ActionResults, CapturedFile } from './browser/actions.ts';
+export type {
+  BrowserAction,
+  BrowserActionInput,
+  ActionResults,
+  CapturedFile,
+} from './browser/actions.ts';
 export { debianFilterLists } from './browser/adblock.ts';
 export type { ProfileState } from './browser/profiles.ts';
 export { BrowserFetcher } from './scrape/fetch-browser.ts';
@@ -206,19 +221,23 @@ export { closeBrowsers, defaultFetchers } from './scrape/fetchers.ts';
 export { ActionError } from './errors.ts';
 export type { MediaSink } from './interfaces/media-sink.ts';
 export type { RenderRequest, RenderedPage } from './interfaces/fetcher.ts';
+export { BrowserSessions } from './browser/sessions.ts';
 export {
-  BrowserSessions,
   browserSessionCreateSchema,
   browserSessionCreateShape,
   browserExecuteSchema,
   browserExecuteShape,
-} from './browser/sessions.ts';
+} from './browser/session-options.ts';
 export type {
   BrowserSession,
-  BrowserSessionInfo,
   BrowserSessionsOptions,
+  BrowserExecuteMode,
+} from './browser/sessions.ts';
+export type {
+  BrowserSessionInfo,
   BrowserSessionCreateInput,
   BrowserExecuteInput,
   BrowserExecuteResult,
-} from './browser/sessions.ts';
+} from './browser/session-options.ts';
+export type { CdpPeer } from './browser/cdp-relay.ts';
 export { looksJsRendered } from './scrape/js-rendered.ts';

@@ -175,6 +175,13 @@ export const configRows = [
     description: 'Interactive browser sessions (`/v2/browser`) a team may have open (default 3).',
   },
   {
+    key: 'browserExecute',
+    env: 'TRAWL_BROWSER_EXECUTE',
+    schema: z.enum(['off', 'node']).optional(),
+    description:
+      'Whether browser sessions run code sent to `/v2/browser/{id}/execute`: `off` (default; 501 `NOT_CONFIGURED`) or `node`.',
+  },
+  {
     key: 'allowPrivateAddresses',
     env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
     aliases: ['TRAWL_ALLOW_PRIVATE_TARGETS'],

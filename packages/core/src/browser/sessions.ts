@@ -4,19 +4,18 @@
  * DevTools Protocol by the caller (`chromium.connectOverCDP`) or by code the session runs.
  *
  * Each session is a separate Chromium process: a CDP client reaches everything in the browser it
- * connects to, so sessions must share nothing with each other or with the scrape pool. A session
- * ends when deleted, after `ttl` seconds in all, or after `activityTtl` seconds without activity;
- * its profile (when it has one with `saveChanges`) is saved when it ends.
+ * connects to, so sessions must share nothing with each other or with the scrape pool. Its only
+ * DevTools connection is a pipe held by the session's relay (no port, no `DevToolsActivePort`),
+ * and every client goes through that relay, which refuses what would read the server's files
+ * (issue 14). A session ends when deleted, after `ttl` seconds in all, or after `activityTtl`
+ * seconds without activity; its profile (when it has one with `saveChanges`) is saved when it ends.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { z } from 'zod';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { z } from 'zod';
 import {
   FetchError,
   NotConfiguredError,
@@ -25,109 +24,33 @@ import {
   TrawlError,
 } from '../errors.ts';
 import type { Store } from '../interfaces/store.ts';
-import { actionsSchema, runActions, type CapturedFile } from './actions.ts';
+import { runActions, type actionsSchema, type CapturedFile } from './actions.ts';
+import { CdpRelay, type CdpPeer } from './cdp-relay.ts';
+import { ChromiumPipe } from './chromium-pipe.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
-import { chromiumArgs, firstLine } from './pool.ts';
+import { firstLine } from './pool.ts';
 import { BrowserProfiles } from './profiles.ts';
-
-/** The body of `POST /v2/browser`, as the hosted service takes it (times in seconds). */
-export const browserSessionCreateShape = {
-  ttl: z
-    .number()
-    .int()
-    .min(30)
-    .max(3600)
-    .default(600)
-    .describe('Seconds the session lives in all (30–3600).'),
-  activityTtl: z
-    .number()
-    .int()
-    .min(10)
-    .max(3600)
-    .default(300)
-    .describe('Seconds without activity before the session ends (10–3600).'),
-  streamWebView: z
-    .boolean()
-    .default(false)
-    .describe('Accepted for compatibility; this server has no live view.'),
-  profile: z
-    .strictObject({ name: z.string().min(1).max(128), saveChanges: z.boolean().default(true) })
-    .optional()
-    .describe('Browser state (cookies, local storage) kept per team and name across sessions.'),
-} as const;
-
-/** Validates a session's settings, applying the hosted service's defaults. */
-export const browserSessionCreateSchema = z.strictObject(browserSessionCreateShape);
-/** What callers pass to create a session. */
-export type BrowserSessionCreateInput = z.input<typeof browserSessionCreateSchema>;
-
-/** The body of `POST /v2/browser/{id}/execute`: code (the SDK's form) or actions. */
-export const browserExecuteShape = {
-  code: z
-    .string()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe('Code to run; `page` is the session’s page.'),
-  language: z
-    .enum(['node', 'python', 'bash'])
-    .default('node')
-    .describe('Only node runs here: JavaScript with `page`, `context` and `browser` in scope.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(300)
-    .optional()
-    .describe('Seconds the code may run (default 30).'),
-  actions: actionsSchema
-    .optional()
-    .describe('Scrape actions to run on the session’s page instead of code.'),
-} as const;
-
-/** Validates what to run in a session: code or actions, not both. */
-export const browserExecuteSchema = z
-  .strictObject(browserExecuteShape)
-  .refine((body) => (body.code === undefined) !== (body.actions === undefined), {
-    message: 'give either code or actions',
-    path: ['code'],
-  });
-/** What callers pass to run something in a session. */
-export type BrowserExecuteInput = z.input<typeof browserExecuteSchema>;
-
-/** What running code or actions in a session gave (the hosted service's execute answer). */
-export interface BrowserExecuteResult {
-  success: boolean;
-  /** What the code printed (and returned), or the actions' results as JSON. */
-  result: string;
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-  /** The code ran past its timeout and was stopped. */
-  killed: boolean;
-  /** Output beyond 1 MiB was cut. */
-  truncated: boolean;
-  error?: string;
-}
-
-/** One session as callers see it. */
-export interface BrowserSessionInfo {
-  id: string;
-  status: 'active' | 'destroyed';
-  createdAt: string;
-  lastActivity: string;
-  expiresAt: string;
-  streamWebView: boolean;
-}
+import { runSessionCode } from './session-code.ts';
+import {
+  browserExecuteSchema,
+  browserSessionCreateSchema,
+  type BrowserExecuteInput,
+  type BrowserExecuteResult,
+  type BrowserSessionCreateInput,
+  type BrowserSessionInfo,
+} from './session-options.ts';
+import { SessionSocket } from './session-socket.ts';
 
 /** A running session, with what the server needs to connect a CDP client. */
 export interface BrowserSession extends BrowserSessionInfo {
   team: string;
   /** Secret that lets a CDP client in without the API key (it is in the cdpUrl). */
   token: string;
-  /** The browser's own DevTools WebSocket, on loopback. */
+  /** The session's relay as a loopback WebSocket, with the token (never Chromium itself). */
   cdpEndpoint: string;
+  /** The server's own Playwright view of the browser, for actions and profiles. */
   context: BrowserContext | undefined;
+  /** The session's folder (mode 0700): Chromium's profile, downloads, runs' scratch folders. */
   userDataDir: string;
   profile: { name: string; saveChanges: boolean } | undefined;
   activityTtlMs: number;
@@ -141,44 +64,40 @@ export interface BrowserSessionsOptions {
   chromium?: ChromiumLookup;
   /** Sessions a team may have open at once. @default 3 */
   perTeam?: number;
+  /**
+   * Whether `execute` runs code (`node`: in a child Node process under the permission model) or
+   * refuses it (`off`; actions still run). @default 'off'
+   */
+  execute?: BrowserExecuteMode;
   /** How often expiry is checked, in ms. @default 1000 */
   sweepMs?: number;
 }
 
-/** Largest output kept of a run. */
-const maxOutputBytes = 1024 * 1024;
+/** Whether sessions run code: `off` (the default) or `node`. */
+export type BrowserExecuteMode = 'off' | 'node';
+
 /** Destroyed sessions listed per team (`?status=destroyed`). */
 const keptDestroyed = 50;
+/** Longest wait for a session's Chromium to answer. */
+const startTimeoutMs = 30_000;
 
-// The code runs in a child Node process that connects to the session's browser over CDP: a
-// crash or endless loop in it cannot take the server down, and Node's permission model keeps it
-// from the server's files and from starting processes.
-const runnerSource = `
-const { chromium } = await import(process.env.TRAWL_PLAYWRIGHT_URL);
-let code = '';
-process.stdin.setEncoding('utf8');
-for await (const chunk of process.stdin) code += chunk;
-const browser = await chromium.connectOverCDP(process.env.TRAWL_CDP_URL);
-const context = browser.contexts()[0] ?? (await browser.newContext());
-const page = context.pages()[0] ?? (await context.newPage());
-const AsyncFunction = (async () => {}).constructor;
-let exitCode = 0;
-try {
-  const value = await new AsyncFunction('page', 'context', 'browser', code)(page, context, browser);
-  if (value !== undefined) console.log(typeof value === 'string' ? value : JSON.stringify(value));
-} catch (error) {
-  console.error(error && error.stack ? error.stack : String(error));
-  exitCode = 1;
+/** What the registry keeps of a session besides what callers see. */
+interface SessionParts {
+  relay: CdpRelay;
+  pipe: ChromiumPipe;
+  /** The server's own Playwright connection (actions, profiles). */
+  browser: Browser | undefined;
 }
-process.exit(exitCode);
-`;
 
 /** The browser sessions of one server (or library user). Close it when done. */
 export class BrowserSessions {
   readonly #options: BrowserSessionsOptions;
   readonly #sessions = new Map<string, BrowserSession>();
+  /** Sessions' relays, from launch on (the socket serves a session while it starts, too). */
+  readonly #parts = new Map<string, SessionParts & { token: string }>();
   readonly #destroyed = new Map<string, BrowserSessionInfo[]>();
   readonly #sweeper: NodeJS.Timeout;
+  readonly #socket = new SessionSocket((id) => this.#parts.get(id));
 
   constructor(options: BrowserSessionsOptions = {}) {
     this.#options = options;
@@ -211,30 +130,47 @@ export class BrowserSessions {
     const state =
       settings.profile && profiles ? await profiles.load(settings.profile.name) : undefined;
     const executablePath = findChromium(this.#options.chromium);
-    const userDataDir = await mkdtemp(join(tmpdir(), 'trawl-session-'));
+    // mkdtemp makes it 0700: another user of the machine cannot look in; another session's
+    // code (the same user) is kept out by the permission model instead.
+    const root = await mkdtemp(join(tmpdir(), 'trawl-session-'));
+    const folders = { profile: join(root, 'profile'), downloads: join(root, 'downloads') };
+    await Promise.all(Object.values(folders).map((dir) => mkdir(dir, { mode: 0o700 })));
     const id = randomUUID();
-    let context: BrowserContext;
+    const token = randomBytes(24).toString('base64url');
+    const pipe = new ChromiumPipe({
+      executablePath,
+      userDataDir: folders.profile,
+      extraArgs: [`--trawl-session=${id}`],
+    });
+    const parts: SessionParts & { token: string } = {
+      relay: new CdpRelay(pipe, folders.downloads),
+      pipe,
+      browser: undefined,
+      token,
+    };
+    this.#parts.set(id, parts);
+    let cdpEndpoint: string;
     try {
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath,
-        args: [
-          ...chromiumArgs,
-          '--remote-debugging-port=0',
-          '--remote-debugging-address=127.0.0.1',
-          `--trawl-session=${id}`,
-        ],
-        viewport: { width: 1920, height: 1080 },
-      });
+      // Also the first sign of life: downloads are refused until a client asks for them (and
+      // then land in the session's folder, see cdp-policy.ts).
+      await withTimeout(
+        parts.relay.call('Browser.setDownloadBehavior', { behavior: 'deny' }),
+        startTimeoutMs,
+      );
+      cdpEndpoint = await this.#socket.urlOf(id, token);
+      parts.browser = await chromium.connectOverCDP(cdpEndpoint, { timeout: startTimeoutMs });
+      if (state) await parts.browser.contexts()[0]?.setStorageState(state);
     } catch (error) {
-      await rm(userDataDir, { recursive: true, force: true });
+      this.#parts.delete(id);
+      await parts.browser?.close().catch(() => undefined);
+      await parts.relay.close();
+      await rm(root, { recursive: true, force: true });
+      const said = pipe.stderr ? ` (Chromium said: ${pipe.stderr.split('\n').at(-1)})` : '';
       throw new FetchError(
-        `Chromium at ${executablePath} did not start for the session: ${firstLine(error)}`,
-        {
-          cause: error,
-        },
+        `Chromium at ${executablePath} did not start for the session: ${firstLine(error)}${said}`,
+        { cause: error },
       );
     }
-    if (state) await context.setStorageState(state);
     const now = new Date();
     const session: BrowserSession = {
       id,
@@ -244,16 +180,16 @@ export class BrowserSessions {
       lastActivity: now.toISOString(),
       expiresAt: new Date(now.getTime() + settings.ttl * 1000).toISOString(),
       streamWebView: settings.streamWebView,
-      token: randomBytes(24).toString('base64url'),
-      cdpEndpoint: await devToolsEndpoint(userDataDir),
-      context,
-      userDataDir,
+      token,
+      cdpEndpoint,
+      context: parts.browser.contexts()[0],
+      userDataDir: root,
       profile: settings.profile,
       activityTtlMs: settings.activityTtl * 1000,
     };
-    // Chromium gone (crash, kill): the session is over.
-    context.once('close', () => void this.#end(session));
     this.#sessions.set(id, session);
+    // Chromium gone (crash, kill): the session is over.
+    void pipe.exited.then(() => this.#end(session));
     return session;
   }
 
@@ -269,7 +205,27 @@ export class BrowserSessions {
     if (!session) return undefined;
     const given = Buffer.from(token);
     const expected = Buffer.from(session.token);
-    return given.length === expected.length && given.equals(expected) ? session : undefined;
+    return given.length === expected.length && timingSafeEqual(given, expected)
+      ? session
+      : undefined;
+  }
+
+  /**
+   * Connects a CDP client to the session's browser through its relay (the only way in):
+   * `deliver` gets the messages for the client, `onClose` is called once when it is cut off.
+   *
+   * @throws NOT_FOUND for a session that ended
+   */
+  attach(
+    session: BrowserSession,
+    deliver: (message: string) => void,
+    onClose: () => void,
+  ): CdpPeer {
+    const parts = this.#parts.get(session.id);
+    if (!parts || session.status !== 'active') {
+      throw new NotFoundError(`Browser session ${session.id} has ended`);
+    }
+    return parts.relay.attach(deliver, onClose);
   }
 
   /** Marks activity (CDP traffic, runs), which pushes back the idle end. */
@@ -284,9 +240,10 @@ export class BrowserSessions {
   }
 
   /**
-   * Runs code (node only) or actions in the session's page.
+   * Runs code (node only, when the registry's `execute` is `node`) or actions in the session's page.
    *
-   * @throws NOT_FOUND for an unknown session; CAPABILITY_UNAVAILABLE for python or bash
+   * @throws NOT_FOUND for an unknown session; CAPABILITY_UNAVAILABLE for python or bash;
+   * NOT_CONFIGURED for code while running code is off
    */
   async execute(
     team: string,
@@ -309,7 +266,24 @@ export class BrowserSessions {
           },
         );
       }
-      return await runCode(session.cdpEndpoint, body.code ?? '', timeoutMs);
+      if ((this.#options.execute ?? 'off') !== 'node') {
+        // Off by default (issue 14): code runs on the server's machine, see the README.
+        throw new NotConfiguredError(
+          'Running code in browser sessions is off on this server: the operator turns it on with TRAWL_BROWSER_EXECUTE=node (browserExecute). Actions (execute with actions) and the cdpUrl still work',
+          { details: [{ path: ['code'], message: 'code execution is off' }] },
+        );
+      }
+      const scratchDir = await mkdtemp(join(session.userDataDir, 'run-'));
+      try {
+        return await runSessionCode({
+          cdpUrl: session.cdpEndpoint,
+          code: body.code ?? '',
+          timeoutMs,
+          scratchDir,
+        });
+      } finally {
+        await rm(scratchDir, { recursive: true, force: true }).catch(() => undefined);
+      }
     } finally {
       this.touch(session);
     }
@@ -330,6 +304,7 @@ export class BrowserSessions {
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     await Promise.all([...this.#sessions.values()].map((session) => this.#end(session)));
+    await this.#socket.close();
   }
 
   #require(team: string, id: string): BrowserSession {
@@ -395,23 +370,24 @@ export class BrowserSessions {
   async #end(session: BrowserSession): Promise<void> {
     if (!this.#sessions.delete(session.id)) return;
     const context = session.context;
+    const parts = this.#parts.get(session.id);
     session.context = undefined;
     session.status = 'destroyed';
     session.endedAt = new Date().toISOString();
     const destroyed = this.#destroyed.get(session.team) ?? [];
     destroyed.unshift(infoOf(session));
     this.#destroyed.set(session.team, destroyed.slice(0, keptDestroyed));
-    if (context) {
-      if (session.profile?.saveChanges) {
-        const state = await context.storageState().catch(() => undefined);
-        if (state)
-          await new BrowserProfiles(this.#options.store, session.team).save(
-            session.profile.name,
-            state,
-          );
-      }
-      await context.close().catch(() => undefined);
+    if (context && session.profile?.saveChanges) {
+      const state = await context.storageState().catch(() => undefined);
+      if (state)
+        await new BrowserProfiles(this.#options.store, session.team).save(
+          session.profile.name,
+          state,
+        );
     }
+    this.#parts.delete(session.id);
+    await parts?.browser?.close().catch(() => undefined);
+    await parts?.relay.close();
     await rm(session.userDataDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
@@ -430,88 +406,11 @@ function infoOf(session: BrowserSession): BrowserSessionInfo {
 const dataUri = (file: CapturedFile) =>
   Promise.resolve(`data:${file.contentType};base64,${Buffer.from(file.bytes).toString('base64')}`);
 
-/** The browser's DevTools WebSocket, which Chromium writes to DevToolsActivePort once it listens. */
-async function devToolsEndpoint(userDataDir: string): Promise<string> {
-  const file = join(userDataDir, 'DevToolsActivePort');
-  for (let attempt = 0; attempt < 200 && !existsSync(file); attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  const [port, path] = (await readFile(file, 'utf8')).trim().split('\n');
-  return `ws://127.0.0.1:${port}${path}`;
-}
-
-/** Runs code in a child Node process connected to the browser; never throws for the code's faults. */
-function runCode(
-  cdpEndpoint: string,
-  code: string,
-  timeoutMs: number,
-): Promise<BrowserExecuteResult> {
-  const playwrightUrl = import.meta.resolve('playwright-core');
-  const playwrightDir = join(dirname(fileURLToPath(playwrightUrl)));
-  const child = spawn(
-    process.execPath,
-    [
-      '--permission',
-      `--allow-fs-read=${playwrightDir}`,
-      // Playwright asks whether it runs under WSL; nothing else of /proc (other processes'
-      // environments) is readable.
-      '--allow-fs-read=/proc/sys/fs/binfmt_misc/WSLInterop',
-      '--allow-fs-read=/proc/version',
-      '--allow-fs-read=/run/WSL',
-      `--allow-fs-write=${tmpdir()}`,
-      '--input-type=module',
-      '--eval',
-      runnerSource,
-    ],
-    {
-      env: {
-        TRAWL_PLAYWRIGHT_URL: playwrightUrl,
-        TRAWL_CDP_URL: cdpEndpoint,
-        PATH: process.env['PATH'] ?? '',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
-  const output = { stdout: '', stderr: '', truncated: false };
-  const collect = (name: 'stdout' | 'stderr') => (chunk: Buffer) => {
-    if (output[name].length + chunk.length > maxOutputBytes) {
-      output.truncated = true;
-      output[name] += chunk.toString('utf8', 0, Math.max(0, maxOutputBytes - output[name].length));
-    } else {
-      output[name] += chunk.toString('utf8');
-    }
-  };
-  child.stdout.on('data', collect('stdout'));
-  child.stderr.on('data', collect('stderr'));
-  child.stdin.end(code);
-  let killed = false;
-  const timer = setTimeout(() => {
-    killed = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  return new Promise((resolve) => {
-    child.once('close', (exitCode) => {
-      clearTimeout(timer);
-      const stdout = output.stdout.trimEnd();
-      const stderr = output.stderr.trimEnd();
-      const failed = killed || exitCode !== 0;
-      const error = killed
-        ? `The code ran longer than ${timeoutMs / 1000} s and was stopped`
-        : failed
-          ? (stderr.split('\n').find((line) => /^\w*Error\b/.test(line)) ??
-            stderr.split('\n')[0] ??
-            'The code failed')
-          : undefined;
-      resolve({
-        success: true,
-        result: stdout,
-        stdout,
-        stderr,
-        exitCode: exitCode ?? 137,
-        killed,
-        truncated: output.truncated,
-        ...(error ? { error } : {}),
-      });
-    });
+/** `promise`, or a rejection after `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -6,7 +6,7 @@ import { chromiumMissing } from './chromium.ts';
 
 const site = inject('fixtureUrl');
 const store = new MemoryStore();
-const sessions = new BrowserSessions({ store, perTeam: 2, sweepMs: 100 });
+const sessions = new BrowserSessions({ store, perTeam: 2, sweepMs: 100, execute: 'node' });
 afterAll(() => sessions.close());
 
 describe.skipIf(chromiumMissing)('browser sessions', () => {
@@ -71,6 +71,25 @@ describe.skipIf(chromiumMissing)('browser sessions', () => {
       expect(JSON.parse(run.result).javascriptReturns[0].value).toContain('CLICKED_OPENING_HOURS');
     } finally {
       await sessions.destroy('harbour', session.id);
+    }
+  });
+
+  it('refuses code unless execute is node, and still runs actions then', async () => {
+    const guarded = new BrowserSessions({ store });
+    const session = await guarded.create('harbour');
+    try {
+      await expect(
+        guarded.execute('harbour', session.id, { code: 'return 1' }),
+      ).rejects.toMatchObject({
+        code: 'NOT_CONFIGURED',
+        message: expect.stringContaining('TRAWL_BROWSER_EXECUTE=node'),
+      });
+      const run = await guarded.execute('harbour', session.id, {
+        actions: [{ type: 'executeJavascript', script: '6 * 7' }],
+      });
+      expect(JSON.parse(run.result).javascriptReturns[0].value).toBe(42);
+    } finally {
+      await guarded.close();
     }
   });
 

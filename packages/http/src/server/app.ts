@@ -155,7 +155,9 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
     }
   });
 
-  void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // A browser session's CDP client sends big messages (Playwright's injected script is 256 KiB,
+  // a file it uploads goes as base64); /cdp refuses a wrong token before the upgrade.
+  void app.register(websocket, { options: { maxPayload: 64 * 1024 * 1024 } });
   void app.register((api, _options, done) => {
     // Inside this scope, so it runs after the WebSocket plugin marks upgrade requests (which
     // lets the plugin drop the socket of a refused upgrade).

@@ -6,7 +6,8 @@
  *
  * The CDP socket and the media are outside `/v2/`, so the API-key hook does not run for them: a
  * session's `cdpUrl` carries a secret token instead (given only to the key holder that created
- * it), and media names are random UUIDs, as the hosted service's signed links are.
+ * it), and media names are random UUIDs, as the hosted service's signed links are. The socket
+ * leads to the session's relay, which checks every command (issue 14), never to Chromium itself.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -20,6 +21,7 @@ import {
   parseOrThrow,
   ValidationError,
   type BrowserSession,
+  type CdpPeer,
   type EngineConfig,
   type MediaSink,
   type Store,
@@ -86,6 +88,7 @@ export function browserRoutes(
     store,
     chromium: { configuredPath: config.chromiumPath },
     perTeam: config.browserSessionsPerTeam,
+    execute: config.browserExecute,
   });
   app.addHook('onClose', async () => {
     await sessions.close();
@@ -170,17 +173,27 @@ export function browserRoutes(
     return { success: true, status: 'destroyed', sessionDurationMs, creditsBilled: 0 };
   });
 
-  // The session's CDP socket, relayed to Chromium's own (which listens on loopback only).
+  // The session's CDP socket, joined to the session's relay (Chromium itself listens nowhere).
   app.get<{ Params: { id: string }; Querystring: { token?: string } }>(
     '/cdp/:id',
-    { websocket: true },
+    {
+      websocket: true,
+      // Refused before the upgrade: a caller without the token never gets a socket to send to.
+      preValidation: async (request, reply) => {
+        if (!sessions.byToken(request.params.id, request.query.token ?? '')) {
+          await reply
+            .code(401)
+            .send({ success: false, error: 'Unknown browser session or wrong token' });
+        }
+      },
+    },
     (socket, request) => {
       const session = sessions.byToken(request.params.id, request.query.token ?? '');
       if (!session) {
         socket.close(1008, 'Unknown browser session or wrong token');
         return;
       }
-      relay(socket, session, () => sessions.touch(session));
+      relay(socket, sessions, session);
     },
   );
 
@@ -197,31 +210,28 @@ export function browserRoutes(
   });
 }
 
-/** Pipes CDP messages both ways until either side closes. */
-function relay(client: ClientSocket, session: BrowserSession, onActivity: () => void): void {
-  const upstream = new WebSocket(session.cdpEndpoint, {
-    perMessageDeflate: false,
-    maxPayload: 256 * 1024 * 1024,
+/** Joins a client's WebSocket to the session's relay until either side closes. */
+function relay(client: ClientSocket, sessions: BrowserSessions, session: BrowserSession): void {
+  let peer: CdpPeer;
+  try {
+    peer = sessions.attach(
+      session,
+      (message) => {
+        if (client.readyState === WebSocket.OPEN) client.send(message);
+      },
+      () => {
+        if (client.readyState === WebSocket.OPEN) client.close(1000);
+      },
+    );
+  } catch {
+    client.close(1008, 'The browser session has ended');
+    return;
+  }
+  client.on('message', (data: WebSocket.RawData) => {
+    sessions.touch(session);
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    peer.send(bytes.toString('utf8'));
   });
-  const pending: Array<WebSocket.RawData> = [];
-  client.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-    onActivity();
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
-    else pending.push(data);
-  });
-  upstream.on('open', () => {
-    for (const data of pending.splice(0)) upstream.send(data, { binary: false });
-  });
-  upstream.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-  });
-  const closeBoth = () => {
-    if (client.readyState === WebSocket.OPEN) client.close(1000);
-    if (upstream.readyState === WebSocket.OPEN || upstream.readyState === WebSocket.CONNECTING)
-      upstream.terminate();
-  };
-  upstream.on('close', closeBoth);
-  upstream.on('error', closeBoth);
-  client.on('close', closeBoth);
-  client.on('error', closeBoth);
+  client.on('close', () => peer.close());
+  client.on('error', () => peer.close());
 }
