@@ -206,7 +206,9 @@ export function blockedAddressReason(
       blockListOf([[network, prefix, '']], family).check(form.address, family),
     );
     const label = range ? `${range[2]} range ${range[0]}/${range[1]}` : 'a refused range';
-    const shown = form === forms[0] ? address : `${address}, that is ${form.address},`;
+    // Name what the address really is when it was written otherwise (0x7f.1, ::ffff:7f00:1).
+    const asWritten = form === forms[0] && (form.family === 6 || form.address === address);
+    const shown = asWritten ? address : `${address}, that is ${form.address},`;
     return `${shown} is in the ${label}`;
   }
   return undefined;
