@@ -9,7 +9,6 @@
  * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
  */
 import { createHmac } from 'node:crypto';
-import type { LookupFunction } from 'node:net';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Store } from '../interfaces/store.ts';
 import type {
@@ -18,7 +17,11 @@ import type {
   NotificationResult,
   Notifier,
 } from '../interfaces/notifier.ts';
-import { assertPublicUrl, guardedLookup } from '../internal/address-guard.ts';
+import {
+  assertPublicUrl,
+  guardedLookup,
+  type AddressGuardOptions,
+} from '../internal/address-guard.ts';
 import type { MonitorWebhook } from '../monitor/types.ts';
 
 /** Where a job's events go, normalised. */
@@ -67,10 +70,10 @@ export interface WebhookSettings {
   /** Deliver to loopback and private addresses too; otherwise such deliveries are skipped. @default false */
   allowPrivateTargets?: boolean;
   /**
-   * Resolves receivers' host names instead of DNS (tests, a custom resolver); with private
-   * targets refused, its answers are checked like DNS answers.
+   * Adjusts the private-address guard: a resolver to use instead of DNS (its answers are checked
+   * like DNS answers), and exempt addresses. The resolver is used with private targets allowed too.
    */
-  lookup?: LookupFunction;
+  guard?: AddressGuardOptions;
 }
 
 /**
@@ -90,13 +93,14 @@ const logNamespace = (jobId: string) => `webhooks:${jobId}`;
 /** Sends the events of each job in order, each with retries, and logs every delivery. */
 export class WebhookSender {
   readonly #store: Store;
-  readonly #settings: Required<Omit<WebhookSettings, 'secret' | 'lookup'>> & { secret?: string };
+  readonly #settings: Required<Omit<WebhookSettings, 'secret' | 'guard'>> & { secret?: string };
   /**
    * Connections to receivers. With private targets refused, its sockets resolve a name once,
    * through the guard, and connect to the address that was checked: a rebinding DNS answer
    * cannot slip a private address between a check and the connection (issue 16).
    */
   readonly #dispatcher: Dispatcher;
+  readonly #guard: AddressGuardOptions;
   readonly #queues = new Map<string, Promise<unknown>>();
   #sequence = 0;
 
@@ -109,9 +113,10 @@ export class WebhookSender {
       allowPrivateTargets: settings.allowPrivateTargets ?? false,
       ...(settings.secret ? { secret: settings.secret } : {}),
     };
+    this.#guard = settings.guard ?? {};
     const lookup = this.#settings.allowPrivateTargets
-      ? settings.lookup
-      : guardedLookup({ lookup: settings.lookup });
+      ? this.#guard.lookup
+      : guardedLookup(this.#guard);
     this.#dispatcher = new Agent(lookup ? { connect: { lookup } } : {});
   }
 
@@ -189,7 +194,9 @@ export class WebhookSender {
       delivered: false,
       at: new Date().toISOString(),
     };
-    const refused = this.#settings.allowPrivateTargets ? undefined : literalRefusal(config.url);
+    const refused = this.#settings.allowPrivateTargets
+      ? undefined
+      : literalRefusal(config.url, this.#guard);
     if (refused) delivery.error = refused;
     for (let attempt = 0; !refused && attempt <= this.#settings.retries; attempt++) {
       if (attempt > 0) {
@@ -237,9 +244,9 @@ export class WebhookSender {
 const allowHint = '(set TRAWL_ALLOW_PRIVATE_ADDRESSES=true to allow)';
 
 /** Why a webhook URL may not be called without resolving it: a private IP literal, localhost. */
-function literalRefusal(url: string): string | undefined {
+function literalRefusal(url: string, guard: AddressGuardOptions): string | undefined {
   try {
-    assertPublicUrl(new URL(url));
+    assertPublicUrl(new URL(url), guard);
     return undefined;
   } catch (error) {
     return `skipped: ${(error as Error).message} ${allowHint}`;
