@@ -51,6 +51,14 @@ export interface GuardProxy {
   close(): Promise<void>;
 }
 
+/**
+ * Chromium switches of a browser whose contexts are guarded: WebRTC may not send UDP around the
+ * proxy (STUN/TURN to a private address would otherwise bypass it).
+ */
+export const guardedChromiumArgs: readonly string[] = [
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
 /** Marks the proxy's own refusals among the answers Chromium receives. */
 export const blockedHeader = 'x-trawl-blocked';
 

@@ -18,6 +18,7 @@ import type { Fetcher, FetchRequest, FetchResponse } from '../interfaces/fetcher
 import {
   assertPublicUrl,
   guardedLookup,
+  resolvePublic,
   type AddressGuardOptions,
 } from '../internal/address-guard.ts';
 
@@ -69,7 +70,7 @@ export class HttpFetcher implements Fetcher {
     for (let redirects = 0; ; redirects++) {
       // Sockets skip the lookup for IP literals, so each hop's literal is checked here; names
       // are checked by the lookup the socket calls (see #dispatcherFor).
-      if (fetchRequest.blockPrivateAddresses) assertPublicUrl(url, this.#guard);
+      if (fetchRequest.blockPrivateAddresses) await this.#assertReachable(url, fetchRequest);
       const response = await this.#send(url, fetchRequest, signal);
       const location = response.headers['location'];
       if (redirectStatuses.has(response.statusCode) && location) {
@@ -101,6 +102,19 @@ export class HttpFetcher implements Fetcher {
       const body = decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
       return { url, status: response.statusCode, headers, body, redirects };
     }
+  }
+
+  /**
+   * Refuses a hop to a private address. Direct connections are checked again by the socket's
+   * lookup; through a proxy, the proxy resolves the name, so our own resolution is the best check
+   * there is (a name we cannot resolve is left to the proxy).
+   */
+  async #assertReachable(url: URL, fetchRequest: FetchRequest): Promise<void> {
+    assertPublicUrl(url, this.#guard);
+    if (!fetchRequest.proxyUrl) return;
+    await resolvePublic(url.hostname, this.#guard).catch((error: unknown) => {
+      if (error instanceof BlockedUrlError) throw error;
+    });
   }
 
   async close(): Promise<void> {
