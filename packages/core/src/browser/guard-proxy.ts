@@ -17,6 +17,7 @@
  */
 import { once } from 'node:events';
 import {
+  Agent as HttpAgent,
   createServer,
   request as httpRequest,
   type IncomingHttpHeaders,
@@ -81,6 +82,8 @@ export async function startGuardProxy(options: GuardProxyOptions = {}): Promise<
   const lookup = guardedLookup(options);
   const refusals: string[] = [];
   const sockets = new Set<Socket>();
+  // Its own pool: a kept-alive socket of the process's global agent was never checked here.
+  const agent = new HttpAgent({ keepAlive: true });
 
   /** The target's refusal, or undefined when it may be reached. */
   const check = async (target: URL): Promise<string | undefined> => {
@@ -134,7 +137,10 @@ export async function startGuardProxy(options: GuardProxyOptions = {}): Promise<
           path: `${target.pathname}${target.search}`,
           headers,
           lookup,
+          agent,
         });
+    // A page closed mid-answer: stop fetching for it.
+    res.on('close', () => outgoing.destroy());
     outgoing.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardedHeaders(answer.headers));
       answer.pipe(res);
@@ -157,16 +163,18 @@ export async function startGuardProxy(options: GuardProxyOptions = {}): Promise<
   });
 
   async function tunnel(authority: string, client: Socket, head: Buffer): Promise<void> {
+    // `host:port` as CONNECT gives it; a URL would drop port 80 as the default of http:.
+    const parts = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
     let target: URL;
     try {
-      target = new URL(`http://${authority}`);
+      target = new URL(`http://${parts?.[1] ?? ''}/`);
     } catch {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
     const reason = await check(target);
     if (reason) return endBlocked(client, refuse(reason));
-    const port = Number(target.port || 443);
+    const port = Number(parts?.[2]);
     let remote: Socket;
     try {
       remote = upstream
@@ -203,6 +211,7 @@ export async function startGuardProxy(options: GuardProxyOptions = {}): Promise<
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
+        agent.destroy();
       });
       return closing;
     },

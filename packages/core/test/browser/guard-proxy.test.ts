@@ -153,18 +153,20 @@ describe.skipIf(chromiumMissing)('the browser engine with private addresses refu
     expect(connections - before).toBeGreaterThan(0);
   });
 
-  it('chains to the configured proxy with the guard on', async () => {
-    const doc = await scrape(
-      `${site}/echo.html`,
-      { maxAge: 0, waitFor: 1, proxy: 'basic' },
-      {
-        ...guarded,
-        config: resolveEngineConfig({
-          allowPrivateAddresses: false,
-          proxyUrl: inject('fixtureProxyUrl'),
-        }),
-      },
-    );
-    expect(doc.markdown).toContain('via-proxy: yes');
+  it('chains to the configured proxy with the guard on, HTTP and HTTPS (CONNECT)', async () => {
+    for (const base of [site, inject('fixtureHttpsUrl')]) {
+      const doc = await scrape(
+        `${base}/echo.html`,
+        { maxAge: 0, waitFor: 1, proxy: 'basic' },
+        {
+          ...guarded,
+          config: resolveEngineConfig({
+            allowPrivateAddresses: false,
+            proxyUrl: inject('fixtureProxyUrl'),
+          }),
+        },
+      );
+      expect(doc.markdown, base).toContain('via-proxy: yes');
+    }
   });
 });
