@@ -244,6 +244,35 @@ const routes: Record<string, Handler> = {
     redirect(res, 302, hops > 1 ? `/redirect-chain?n=${hops - 1}` : '/articles/plain.html');
   },
 
+  // A page that reaches `target` (an origin) every way a page can: sub-resources, fetch, a
+  // frame, a WebSocket, a worker's fetch, and finally a script navigation. For the private-address
+  // guard of the browser engine (issue 14): none of these may reach a refused address.
+  '/reach.html': (_req, res, url) => {
+    const target = url.searchParams.get('target') ?? '';
+    const ws = target.replace(/^http/, 'ws');
+    const script = `
+const target = ${JSON.stringify(target)};
+const log = (line) => document.getElementById('log').append(line + ' ');
+fetch(target + '/fetch', { mode: 'no-cors' }).then(() => log('fetch:reached'), () => log('fetch:failed'));
+try {
+  const socket = new WebSocket(${JSON.stringify(`${ws}/socket`)});
+  socket.onopen = () => log('ws:open');
+  socket.onerror = () => log('ws:failed');
+} catch { log('ws:failed'); }
+const worker = new Worker(URL.createObjectURL(new Blob(
+  ['fetch(' + JSON.stringify(target + '/worker') + ', { mode: "no-cors" }).then(() => postMessage("reached"), () => postMessage("failed"))'],
+  { type: 'text/javascript' })));
+worker.onmessage = (event) => log('worker:' + event.data);
+if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = target + '/navigated'; }, 100);
+`;
+    const body = `<main><h1>Reaching out</h1><p id="log">log: </p>
+<img src="${escapeHtml(target)}/image.png" alt="">
+<link rel="stylesheet" href="${escapeHtml(target)}/style.css">
+<iframe src="${escapeHtml(target)}/frame"></iframe>
+<script>${script}</script></main>`;
+    sendHtml(res, 200, page('Reaching out', body), { 'cache-control': 'no-store' });
+  },
+
   '/slow': (_req, res, url, state) => {
     const ms = intParam(url, 'ms', 1000, 0, maxSlowMs);
     const timer = setTimeout(() => {

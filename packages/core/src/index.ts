@@ -12,7 +12,9 @@ export type {
   FormatName,
   FormatSpec,
 } from './scrape/options.ts';
-export { HttpFetcher, isPrivateAddress } from './scrape/fetch-http.ts';
+export { HttpFetcher } from './scrape/fetch-http.ts';
+export { isBlockedAddress as isPrivateAddress } from './internal/address-guard.ts';
+export type { AddressGuardOptions } from './internal/address-guard.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';

@@ -9,7 +9,7 @@
  * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
  */
 import { createHmac } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Store } from '../interfaces/store.ts';
 import type {
   MonitorCheckEvent,
@@ -17,8 +17,12 @@ import type {
   NotificationResult,
   Notifier,
 } from '../interfaces/notifier.ts';
+import {
+  assertPublicUrl,
+  guardedLookup,
+  type AddressGuardOptions,
+} from '../internal/address-guard.ts';
 import type { MonitorWebhook } from '../monitor/types.ts';
-import { isPrivateAddress } from '../scrape/fetch-http.ts';
 
 /** Where a job's events go, normalised. */
 export interface WebhookConfig {
@@ -65,6 +69,11 @@ export interface WebhookSettings {
   timeoutMs?: number;
   /** Deliver to loopback and private addresses too; otherwise such deliveries are skipped. @default false */
   allowPrivateTargets?: boolean;
+  /**
+   * Adjusts the private-address guard: a resolver to use instead of DNS (its answers are checked
+   * like DNS answers), and exempt addresses. The resolver is used with private targets allowed too.
+   */
+  guard?: AddressGuardOptions;
 }
 
 /**
@@ -84,7 +93,14 @@ const logNamespace = (jobId: string) => `webhooks:${jobId}`;
 /** Sends the events of each job in order, each with retries, and logs every delivery. */
 export class WebhookSender {
   readonly #store: Store;
-  readonly #settings: Required<Omit<WebhookSettings, 'secret'>> & { secret?: string };
+  readonly #settings: Required<Omit<WebhookSettings, 'secret' | 'guard'>> & { secret?: string };
+  /**
+   * Connections to receivers. With private targets refused, its sockets resolve a name once,
+   * through the guard, and connect to the address that was checked: a rebinding DNS answer
+   * cannot slip a private address between a check and the connection (issue 16).
+   */
+  readonly #dispatcher: Dispatcher;
+  readonly #guard: AddressGuardOptions;
   readonly #queues = new Map<string, Promise<unknown>>();
   #sequence = 0;
 
@@ -97,6 +113,11 @@ export class WebhookSender {
       allowPrivateTargets: settings.allowPrivateTargets ?? false,
       ...(settings.secret ? { secret: settings.secret } : {}),
     };
+    this.#guard = settings.guard ?? {};
+    const lookup = this.#settings.allowPrivateTargets
+      ? this.#guard.lookup
+      : guardedLookup(this.#guard);
+    this.#dispatcher = new Agent(lookup ? { connect: { lookup } } : {});
   }
 
   /**
@@ -175,7 +196,7 @@ export class WebhookSender {
     };
     const refused = this.#settings.allowPrivateTargets
       ? undefined
-      : await privateTarget(config.url);
+      : literalRefusal(config.url, this.#guard);
     if (refused) delivery.error = refused;
     for (let attempt = 0; !refused && attempt <= this.#settings.retries; attempt++) {
       if (attempt > 0) {
@@ -185,12 +206,13 @@ export class WebhookSender {
       }
       delivery.attempts = attempt + 1;
       try {
-        const response = await fetch(config.url, {
+        const response = await undiciFetch(config.url, {
           method: 'POST',
           headers,
           body,
           redirect: 'manual',
           signal: AbortSignal.timeout(this.#settings.timeoutMs),
+          dispatcher: this.#dispatcher,
         });
         await response.body?.cancel();
         delivery.status = response.status;
@@ -203,6 +225,12 @@ export class WebhookSender {
         delivery.error = `answered HTTP ${response.status}`;
       } catch (error) {
         delete delivery.status;
+        const blocked = blockedReasonOf(error);
+        if (blocked) {
+          // A refused address stays refused: no retry.
+          delivery.error = blocked;
+          break;
+        }
         delivery.error = (error as Error).message;
       }
     }
@@ -213,18 +241,27 @@ export class WebhookSender {
   }
 }
 
-/** Why a webhook URL may not be called, if it points at a private address. */
-async function privateTarget(url: string): Promise<string | undefined> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+const allowHint = '(set TRAWL_ALLOW_PRIVATE_ADDRESSES=true to allow)';
+
+/** Why a webhook URL may not be called without resolving it: a private IP literal, localhost. */
+function literalRefusal(url: string, guard: AddressGuardOptions): string | undefined {
   try {
-    const addresses = await lookup(host, { all: true });
-    const blocked = addresses.find((entry) => isPrivateAddress(entry.address));
-    return blocked
-      ? `skipped: ${host} resolves to the private address ${blocked.address} (set TRAWL_ALLOW_PRIVATE_ADDRESSES=true to allow)`
-      : undefined;
+    assertPublicUrl(new URL(url), guard);
+    return undefined;
   } catch (error) {
-    return `skipped: cannot resolve ${host}: ${(error as Error).message}`;
+    return `skipped: ${(error as Error).message} ${allowHint}`;
   }
+}
+
+/** The guard's refusal inside a failed delivery (fetch wraps the socket's error as its cause). */
+function blockedReasonOf(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === 'URL_BLOCKED') {
+      return `skipped: ${(current as Error).message} ${allowHint}`;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 const configOf = (webhook: MonitorWebhook): WebhookConfig => ({

@@ -3,8 +3,6 @@
  * waits and runs the actions, then returns the rendered DOM as the body, so that everything after
  * the fetch (decoding, cleaning, conversion) is the same as for an HTTP answer.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import {
   devices,
   type BrowserContext,
@@ -15,6 +13,7 @@ import {
 import { loadBlocker, type RequestBlocker } from '../browser/adblock.ts';
 import { runActions, takeScreenshot } from '../browser/actions.ts';
 import { extractBranding } from '../browser/branding.ts';
+import { blockedHeader, startGuardProxy, type GuardProxy } from '../browser/guard-proxy.ts';
 import { browserLocaleOf } from '../browser/locale.ts';
 import { firstLine, type BrowserPool } from '../browser/pool.ts';
 import { BlockedUrlError, FetchError, TimeoutError, TrawlError } from '../errors.ts';
@@ -25,12 +24,17 @@ import type {
   RenderedPage,
   RenderRequest,
 } from '../interfaces/fetcher.ts';
-import { isPrivateAddress } from './fetch-http.ts';
+import { resolvePublic, type AddressGuardOptions } from '../internal/address-guard.ts';
 
 /** Options of the browser fetcher. */
 export interface BrowserFetcherOptions {
   /** Filter lists for `blockAds`. @default Debian's EasyList and EasyPrivacy */
   adblockLists?: readonly string[] | undefined;
+  /**
+   * Adjusts the private-address guard (when a request blocks private addresses): a resolver to
+   * use instead of DNS, and exempt addresses.
+   */
+  guard?: AddressGuardOptions | undefined;
 }
 
 /** The desktop viewport: what the hosted service renders at, and a screenshot's default size. */
@@ -70,30 +74,41 @@ export class BrowserFetcher implements Fetcher {
   readonly name = 'browser';
   readonly pool: BrowserPool;
   readonly #adblockLists: readonly string[] | undefined;
+  readonly #guard: AddressGuardOptions;
 
   constructor(pool: BrowserPool, options: BrowserFetcherOptions = {}) {
     this.pool = pool;
     this.#adblockLists = options.adblockLists;
+    this.#guard = options.guard ?? {};
   }
 
   async fetch(request: FetchRequest): Promise<FetchResponse> {
     const render = request.render ?? noRender;
     const deadline = Date.now() + request.timeoutMs;
-    if (request.blockPrivateAddresses) await assertPublicTarget(request.url);
+    if (request.blockPrivateAddresses) await assertPublicTarget(request.url, this.#guard);
     const blocker = render.blockAds ? await loadBlocker(this.#adblockLists) : undefined;
-    return this.pool.withPage(
-      contextOptionsOf(request, render),
-      async ({ page, context }) => {
-        await routeRequests(context, request, render, blocker);
-        return withDeadline(
-          renderPage(page, context, request, render, deadline),
-          deadline,
-          request.url,
-          request.timeoutMs,
-        );
-      },
-      { signal: request.signal, waitTimeoutMs: Math.max(1, deadline - Date.now()) },
-    );
+    // Every connection of a guarded context goes through a proxy of its own, which applies the
+    // address guard to each one (see browser/guard-proxy.ts); its refusals are this job's alone.
+    const proxy = request.blockPrivateAddresses
+      ? await startGuardProxy({ ...this.#guard, upstream: request.proxyUrl })
+      : undefined;
+    try {
+      return await this.pool.withPage(
+        contextOptionsOf(request, render, proxy),
+        async ({ page, context }) => {
+          await routeRequests(context, request, render, blocker);
+          return withDeadline(
+            renderPage(page, context, request, render, deadline, proxy),
+            deadline,
+            request.url,
+            request.timeoutMs,
+          );
+        },
+        { signal: request.signal, waitTimeoutMs: Math.max(1, deadline - Date.now()) },
+      );
+    } finally {
+      await proxy?.close();
+    }
   }
 
   /** Closes the pool's browsers. */
@@ -102,7 +117,11 @@ export class BrowserFetcher implements Fetcher {
   }
 }
 
-function contextOptionsOf(request: FetchRequest, render: RenderRequest): BrowserContextOptions {
+function contextOptionsOf(
+  request: FetchRequest,
+  render: RenderRequest,
+  guardProxy: GuardProxy | undefined,
+): BrowserContextOptions {
   const { locale, timezoneId } = browserLocaleOf(render.location);
   const extraHTTPHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -126,14 +145,20 @@ function contextOptionsOf(request: FetchRequest, render: RenderRequest): Browser
     // Service workers would answer requests the routes below never see.
     serviceWorkers: 'block',
     acceptDownloads: false,
-    ...(request.proxyUrl ? { proxy: { server: request.proxyUrl } } : {}),
+    // The guard proxy chains to the request's proxy itself.
+    ...(guardProxy
+      ? { proxy: guardProxy.contextProxy }
+      : request.proxyUrl
+        ? { proxy: { server: request.proxyUrl } }
+        : {}),
     ...(render.storageState ? { storageState: render.storageState } : {}),
   };
 }
 
 /**
- * One route for every request of the context: private addresses (server mode), media when
- * nothing visual is captured, and ads and trackers when `blockAds` is on.
+ * One route for every request of the context: media when nothing visual is captured, and ads
+ * and trackers when `blockAds` is on. Private addresses are the guard proxy's business, which
+ * also sees what routes miss (later redirect hops, workers, WebSockets).
  */
 async function routeRequests(
   context: BrowserContext,
@@ -141,38 +166,16 @@ async function routeRequests(
   render: RenderRequest,
   blocker: RequestBlocker | undefined,
 ): Promise<void> {
-  const privateHosts = new Map<string, Promise<boolean>>();
-  const isPrivateHost = (url: URL) => {
-    let answer = privateHosts.get(url.hostname);
-    if (!answer) {
-      answer = resolvesPrivate(url.hostname);
-      privateHosts.set(url.hostname, answer);
-    }
-    return answer;
-  };
   const mediaTypes = new Set(['image', 'media', 'font']);
   // Playwright derives Accept-Language from the locale alone: several languages are sent as the
   // HTTP fetcher sends them, weighted.
   const acceptLanguage = request.headers['accept-language'];
   const languages = acceptLanguage?.includes(',') ? acceptLanguage : undefined;
-  if (request.blockPrivateAddresses) {
-    // WebSockets opened by the page's scripts do not pass through context.route.
-    await context.routeWebSocket(/.*/, async (socket) => {
-      if (await isPrivateHost(new URL(socket.url()))) {
-        await socket.close({ code: 1008, reason: 'private address' });
-      } else {
-        socket.connectToServer();
-      }
-    });
-  }
   await context.route('**/*', async (route) => {
     const routed = route.request();
     const type = routed.resourceType();
     try {
       const url = new URL(routed.url());
-      if (request.blockPrivateAddresses && (await isPrivateHost(url))) {
-        return await route.abort('blockedbyclient');
-      }
       if (render.blockMedia && mediaTypes.has(type)) return await route.abort('blockedbyclient');
       const pageUrl = routed.frame().page().url();
       if (blocker?.blocks(url.href, type, pageUrl === 'about:blank' ? url.href : pageUrl)) {
@@ -193,15 +196,19 @@ async function renderPage(
   request: FetchRequest,
   render: RenderRequest,
   deadline: number,
+  guardProxy: GuardProxy | undefined,
 ): Promise<FetchResponse> {
   const remaining = () => Math.max(1, deadline - Date.now());
   const network = watchNetwork(page);
+  const refused = guardProxy ? watchRefusals(page, guardProxy) : undefined;
   let response: Response | null;
   try {
     response = await page.goto(request.url.href, { waitUntil: 'load', timeout: remaining() });
   } catch (error) {
-    throw navigationError(error, request);
+    throw refused?.(true) ?? navigationError(error, request);
   }
+  const blockedAtLoad = refused?.();
+  if (blockedAtLoad) throw blockedAtLoad;
   // Pages fetch their content after `load`: give their requests a moment to settle.
   await network.settled(Math.min(settleMs, remaining()));
   if (render.waitForMs > 0) await page.waitForTimeout(Math.min(render.waitForMs, remaining()));
@@ -214,6 +221,9 @@ async function renderPage(
   }
   if (render.branding) rendered.branding = await extractBranding(page);
   if (render.captureStorageState) rendered.storageState = await context.storageState();
+  // A script or an action may have navigated the page to a refused address since.
+  const blockedLater = refused?.();
+  if (blockedLater) throw blockedLater;
 
   const headers = lowerCaseHeaders(response?.headers() ?? {});
   const status = response?.status() ?? 200;
@@ -234,6 +244,30 @@ async function renderPage(
     body,
     redirects: redirectCount(response),
     rendered,
+  };
+}
+
+/**
+ * Whether the page's document was refused by the guard proxy: its last navigation answered with
+ * the proxy's refusal, or failed (a refused CONNECT) and left Chromium's error page. Refused
+ * sub-resources only go missing from the page.
+ */
+function watchRefusals(
+  page: Page,
+  guardProxy: GuardProxy,
+): (navigationFailed?: boolean) => BlockedUrlError | undefined {
+  let refusedDocument: string | undefined;
+  page.on('response', (response) => {
+    if (!response.request().isNavigationRequest() || response.frame() !== page.mainFrame()) return;
+    refusedDocument = response.headers()[blockedHeader] ? response.url() : undefined;
+  });
+  return (navigationFailed = false) => {
+    const onErrorPage = navigationFailed || page.url().startsWith('chrome-error:');
+    if (!refusedDocument && !(onErrorPage && guardProxy.refusals.length > 0)) return undefined;
+    const reason = guardProxy.refusals.at(-1) ?? 'a private address';
+    return new BlockedUrlError(
+      `${onErrorPage || page.url() === 'about:blank' ? 'The page' : page.url()} (or a redirect of it) was refused: ${reason}`,
+    );
   };
 }
 
@@ -312,12 +346,6 @@ function navigationError(error: unknown, request: FetchRequest): unknown {
       { code: 'SCRAPE_SSL_ERROR', cause: error },
     );
   }
-  if (/ERR_BLOCKED_BY_CLIENT/.test(message) && request.blockPrivateAddresses) {
-    return new BlockedUrlError(
-      `${target} (or a redirect of it) points to a private address, which this server may not fetch`,
-      { cause: error },
-    );
-  }
   if (/Download is starting|ERR_ABORTED/.test(message)) {
     return new FetchError(
       `${target} is a download, not a page: scrape it without browser options (actions, waitFor, screenshot) to read the file`,
@@ -358,24 +386,22 @@ async function withDeadline<T>(
   }
 }
 
-/** Refuses a private target before a browser is even taken from the pool. */
-async function assertPublicTarget(url: URL): Promise<void> {
-  if (await resolvesPrivate(url.hostname)) {
-    throw new BlockedUrlError(
-      `${url.href} points to a private or loopback address, which this server may not fetch`,
-    );
-  }
-}
-
-async function resolvesPrivate(hostname: string): Promise<boolean> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return isPrivateAddress(host);
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+/**
+ * Refuses a private target before a browser is even taken from the pool. Only a courtesy: the
+ * guard proxy makes the decision that counts, on the connection itself.
+ */
+async function assertPublicTarget(url: URL, guard: AddressGuardOptions): Promise<void> {
   try {
-    const addresses = await lookup(host, { all: true });
-    return addresses.some((entry) => isPrivateAddress(entry.address));
-  } catch {
+    await resolvePublic(url.hostname, guard);
+  } catch (error) {
+    if (error instanceof BlockedUrlError) {
+      throw new BlockedUrlError(
+        `${url.href} points to a private or reserved address: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
     // An unresolvable name reaches nothing; Chromium reports it as a DNS failure.
-    return false;
   }
 }

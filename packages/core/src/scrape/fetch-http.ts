@@ -2,8 +2,8 @@
  * The HTTP fetcher, on undici. Redirects are followed here rather than by undici, so that each
  * hop is counted, checked against the private-address rule and bounded by the same deadline.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
@@ -15,6 +15,12 @@ import {
   ValidationError,
 } from '../errors.ts';
 import type { Fetcher, FetchRequest, FetchResponse } from '../interfaces/fetcher.ts';
+import {
+  assertPublicUrl,
+  guardedLookup,
+  resolvePublic,
+  type AddressGuardOptions,
+} from '../internal/address-guard.ts';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -26,6 +32,11 @@ export interface HttpFetcherOptions {
    * lower case, values IPv4 or IPv6 literals. The private-address rule still applies to them.
    */
   hostAddresses?: Readonly<Record<string, string>>;
+  /**
+   * Adjusts the private-address guard (when a request blocks private addresses): a resolver to
+   * use instead of DNS, and exempt addresses.
+   */
+  guard?: AddressGuardOptions;
 }
 
 /** Plain HTTP(S) fetching with connection reuse. */
@@ -34,6 +45,7 @@ export class HttpFetcher implements Fetcher {
   // One dispatcher per distinct transport setting, kept for connection reuse across pages.
   readonly #dispatchers = new Map<string, Dispatcher>();
   readonly #hostAddresses: ReadonlyMap<string, string>;
+  readonly #guard: AddressGuardOptions;
 
   constructor(options: HttpFetcherOptions = {}) {
     const entries = Object.entries(options.hostAddresses ?? {});
@@ -46,6 +58,7 @@ export class HttpFetcher implements Fetcher {
       }
     }
     this.#hostAddresses = new Map(entries.map(([host, address]) => [host.toLowerCase(), address]));
+    this.#guard = options.guard ?? {};
   }
 
   async fetch(fetchRequest: FetchRequest): Promise<FetchResponse> {
@@ -55,7 +68,9 @@ export class HttpFetcher implements Fetcher {
       : deadline;
     let url = fetchRequest.url;
     for (let redirects = 0; ; redirects++) {
-      if (fetchRequest.blockPrivateAddresses) assertPublicLiteral(url);
+      // Sockets skip the lookup for IP literals, so each hop's literal is checked here; names
+      // are checked by the lookup the socket calls (see #dispatcherFor).
+      if (fetchRequest.blockPrivateAddresses) await this.#assertReachable(url, fetchRequest);
       const response = await this.#send(url, fetchRequest, signal);
       const location = response.headers['location'];
       if (redirectStatuses.has(response.statusCode) && location) {
@@ -87,6 +102,19 @@ export class HttpFetcher implements Fetcher {
       const body = decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
       return { url, status: response.statusCode, headers, body, redirects };
     }
+  }
+
+  /**
+   * Refuses a hop to a private address. Direct connections are checked again by the socket's
+   * lookup; through a proxy, the proxy resolves the name, so our own resolution is the best check
+   * there is (a name we cannot resolve is left to the proxy).
+   */
+  async #assertReachable(url: URL, fetchRequest: FetchRequest): Promise<void> {
+    assertPublicUrl(url, this.#guard);
+    if (!fetchRequest.proxyUrl) return;
+    await resolvePublic(url.hostname, this.#guard).catch((error: unknown) => {
+      if (error instanceof BlockedUrlError) throw error;
+    });
   }
 
   async close(): Promise<void> {
@@ -127,9 +155,13 @@ export class HttpFetcher implements Fetcher {
     let dispatcher = this.#dispatchers.get(key);
     if (dispatcher) return dispatcher;
     const tls = { rejectUnauthorized: !fetchRequest.skipTlsVerification };
-    const resolve: Lookup =
-      this.#hostAddresses.size > 0 ? overriddenLookup(this.#hostAddresses) : dnsLookup;
-    const lookup = fetchRequest.blockPrivateAddresses ? publicOnlyLookup(resolve) : resolve;
+    const base = this.#guard.lookup ?? dnsLookup;
+    const resolve =
+      this.#hostAddresses.size > 0 ? overriddenLookup(this.#hostAddresses, base) : base;
+    // The socket's own lookup is the check: the address checked is the address connected to.
+    const lookup = fetchRequest.blockPrivateAddresses
+      ? guardedLookup({ ...this.#guard, lookup: resolve })
+      : resolve;
     const connect = { ...tls, lookup };
     dispatcher = fetchRequest.proxyUrl
       ? new ProxyAgent({ uri: fetchRequest.proxyUrl, requestTls: connect })
@@ -287,13 +319,27 @@ function toFetchError(
     );
   }
   if (codes.includes('URL_BLOCKED')) {
-    return new BlockedUrlError(
-      `${url.host} resolves to a private address, which this server may not fetch`,
-      { cause: error },
+    // The guard's own refusal (thrown in the socket's lookup) names the address and its range.
+    return (
+      blockedCause(error) ??
+      new BlockedUrlError(
+        `${url.host} resolves to a private address, which this server may not fetch`,
+        {
+          cause: error,
+        },
+      )
     );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new FetchError(`Fetching ${url.href} failed: ${message}`, { cause: error });
+}
+
+function blockedCause(error: unknown): BlockedUrlError | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    if (current instanceof BlockedUrlError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function errorCodesOf(error: unknown): string[] {
@@ -309,87 +355,16 @@ function errorCodesOf(error: unknown): string[] {
   return codes;
 }
 
-/** Loopback, private, link-local, carrier-grade NAT, unique-local and unspecified addresses. */
-export function isPrivateAddress(address: string): boolean {
-  if (isIP(address) === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  const lower = address.toLowerCase();
-  if (lower.startsWith('::ffff:')) return isPrivateAddress(lower.slice(7));
-  return (
-    lower === '::1' ||
-    lower === '::' ||
-    lower.startsWith('fc') ||
-    lower.startsWith('fd') ||
-    lower.startsWith('fe80')
-  );
-}
-
-function assertPublicLiteral(url: URL): void {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (
-    (isIP(host) && isPrivateAddress(host)) ||
-    host === 'localhost' ||
-    host.endsWith('.localhost')
-  ) {
-    throw new BlockedUrlError(
-      `${url.href} points to a private or loopback address, which this server may not fetch`,
-    );
-  }
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-/** The shape of `dns.lookup` that sockets call, answering in either form `all` asks for. */
-type Lookup = (
-  hostname: string,
-  options: { all?: boolean | undefined },
-  callback: LookupCallback,
-) => void;
-
-/** DNS, except for the host names given fixed addresses. */
-function overriddenLookup(addresses: ReadonlyMap<string, string>): Lookup {
+/** DNS (or the given resolver), except for the host names given fixed addresses. */
+function overriddenLookup(
+  addresses: ReadonlyMap<string, string>,
+  resolve: LookupFunction,
+): LookupFunction {
   return (hostname, options, callback) => {
     const fixed = addresses.get(hostname.toLowerCase());
-    if (fixed === undefined) return dnsLookup(hostname, options, callback as never);
+    if (fixed === undefined) return resolve(hostname, options, callback);
     const family = isIP(fixed);
     if (options.all) callback(null, [{ address: fixed, family }]);
     else callback(null, fixed, family);
-  };
-}
-
-// Checking the address the socket will actually use (not a separate lookup) closes the
-// DNS-rebinding gap between check and connect.
-function publicOnlyLookup(resolve: Lookup): Lookup {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
-      const blocked = list.find((entry) => isPrivateAddress(entry.address));
-      if (blocked) {
-        const refusal = Object.assign(
-          new Error(`${hostname} resolves to private address ${blocked.address}`),
-          { code: 'URL_BLOCKED' },
-        );
-        return callback(refusal, []);
-      }
-      if (options.all) return callback(null, list);
-      const first = list[0];
-      return first
-        ? callback(null, first.address, first.family)
-        : callback(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }), []);
-    });
   };
 }

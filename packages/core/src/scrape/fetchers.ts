@@ -4,6 +4,7 @@
  * pool launches Chromium on first use and closes it when idle.
  */
 import { availableParallelism } from 'node:os';
+import { guardedChromiumArgs } from '../browser/guard-proxy.ts';
 import { BrowserPool } from '../browser/pool.ts';
 import type { EngineConfig } from '../config.ts';
 import type { Fetcher } from '../interfaces/fetcher.ts';
@@ -21,6 +22,7 @@ export function browserPoolOptionsOf(config: EngineConfig) {
     maxPages: availableParallelism() * config.browserPagesPerCpu,
     retireAfterPages: config.browserRetireAfterPages,
     idleCloseMs: config.browserIdleMs,
+    ...(config.allowPrivateAddresses ? {} : { extraArgs: guardedChromiumArgs }),
   };
 }
 
