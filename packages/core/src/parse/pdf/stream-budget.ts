@@ -32,6 +32,9 @@ export const pdfStreamBudget: StreamBudget = {
   maxTotalBytes: 512 * 1024 * 1024,
 };
 
+/** Streams up to this size are inflated at once and measured; larger ones as they stream. */
+const quickBytes = 1024 * 1024;
+
 // Chained Flate filters deeper than this are refused by pdf.js's own sanity anyway.
 const maxLayers = 4;
 
@@ -50,10 +53,9 @@ export async function checkPdfStreams(
     // The data runs to the end of the file at most; zlib stops at the end of its own stream, as
     // pdf.js does, so a wrong /Length cannot hide bytes from this count.
     const data = view.subarray(start);
-    const layers = zlibLayers(data);
-    if (layers === 0) continue;
+    if (!isZlibHeader(data)) continue;
     const limit = Math.min(budget.maxStreamBytes, budget.maxTotalBytes - total);
-    const size = await inflatedSize(data, layers, limit);
+    const size = quickSize(data, limit) ?? (await inflatedSize(data, zlibLayers(data), limit));
     if (size > limit) {
       throw new ContentTooLargeError(
         size > budget.maxStreamBytes || limit === budget.maxStreamBytes
@@ -101,6 +103,22 @@ function zlibLayers(data: Uint8Array): number {
     }
   }
   return layers;
+}
+
+/**
+ * The inflated size of a small single-layer stream, from one synchronous inflate of at most
+ * {@link quickBytes} (far cheaper than a stream pipeline, and most streams are small); undefined
+ * for a larger, chained or corrupt stream, which {@link inflatedSize} counts as it streams.
+ */
+function quickSize(data: Uint8Array, limit: number): number | undefined {
+  try {
+    const inflated = inflateSync(data, {
+      maxOutputLength: Math.max(1, Math.min(limit, quickBytes)),
+    });
+    return isZlibHeader(inflated) ? undefined : inflated.length;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
