@@ -6,6 +6,7 @@
  * need backtracking, cannot be expressed and are refused when the options are read.
  */
 import { RE2JS, RE2JSException } from 're2js';
+import { ValidationError } from '../errors.ts';
 
 /** A compiled user pattern: `test` answers whether it matches anywhere in the subject. */
 export interface PathPattern {
@@ -42,10 +43,12 @@ export function pathPatternProblem(pattern: string): string | undefined {
 }
 
 /**
- * Compiles a pattern already accepted by {@link pathPatternProblem}.
- * @throws RE2JSException when it was not (a record written before patterns were checked)
+ * Compiles a pattern accepted by {@link pathPatternProblem}.
+ * @throws BAD_REQUEST for one it refuses: a crawl stored before patterns ran on RE2 and resumed
  */
 export function compilePathPattern(pattern: string): PathPattern {
+  const problem = pathPatternProblem(pattern);
+  if (problem) throw new ValidationError(problem);
   const compiled = RE2JS.compile(pattern);
   return { test: (subject) => compiled.test(subject) };
 }

@@ -32,6 +32,13 @@ describe('CrawlScope patterns', () => {
     );
   }, 10_000);
 
+  it('refuses, as BAD_REQUEST, a lookahead stored before patterns ran on RE2 (a resumed crawl)', () => {
+    expect(
+      () =>
+        new CrawlScope(new URL('http://site.test/'), scopeOptions({ excludePaths: ['^/(?!a)'] })),
+    ).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }) as TrawlError);
+  });
+
   it('applies exclude before include, on the path or on the full URL', () => {
     const onPath = new CrawlScope(
       new URL('http://site.test/'),
