@@ -1,9 +1,10 @@
 /**
- * `trawl serve` as a real process for the security tests: what an attacker reaches over the
- * network, started from the CLI with its environment, not a server built inside the test.
+ * `trawl serve` as a real child process for the security tests: what an attacker reaches over the
+ * network, started from the CLI with its environment, with its own event loop (a frozen server
+ * cannot answer) and its own memory (read from /proc/<pid>/status).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,15 +13,20 @@ const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 
 /** A running server process. */
 export interface ServeProcess {
+  child: ChildProcess;
   url: string;
   port: number;
   /** Stops the process (SIGTERM) and waits, at most 10 s, for it to exit. */
   stop: () => Promise<void>;
+  /** SIGKILL: a frozen server would not stop on SIGTERM. */
+  kill: () => Promise<void>;
+  /** Peak resident memory of the process so far (VmHWM), in bytes. */
+  peakRss: () => number;
 }
 
 /**
- * Starts `trawl serve` on a free loopback port with `env` added to the test's environment, and
- * resolves once it prints its address (at most 30 s).
+ * Starts `trawl serve` on a free loopback port with a fresh data folder and `env` added to the
+ * test's environment, and resolves once it prints its address (at most 60 s).
  */
 export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
   const child: ChildProcess = spawn(
@@ -38,7 +44,7 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
   );
   let stderr = '';
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
@@ -53,14 +59,69 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     });
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   return {
+    child,
     url: `http://127.0.0.1:${port}`,
     port,
     stop: async () => {
+      if (hasExited()) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
+    },
+    kill: async () => {
+      if (hasExited()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+    peakRss: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kib = /^VmHWM:\s+(\d+) kB/m.exec(status);
+      if (!kib) throw new Error('no VmHWM in /proc status');
+      return Number(kib[1]) * 1024;
+    },
+  };
+}
+
+/** A keyed server whose calls carry the key. */
+export interface KeyedServeProcess extends ServeProcess {
+  key: string;
+  /** Calls the API with the key; JSON in and out; the call is abandoned after `timeoutMs`. */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs?: number,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
+}
+
+/**
+ * Starts `trawl serve` with one key and private addresses allowed (the fixture site is on
+ * loopback), for attacks that need an authorised caller.
+ */
+export async function serveProcess(env: Record<string, string> = {}): Promise<KeyedServeProcess> {
+  const key = 'fc-security-test';
+  const server = await startServe({
+    TRAWL_API_KEYS: key,
+    TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+    ...env,
+  });
+  return {
+    ...server,
+    key,
+    async call(method, path, body, timeoutMs = 30_000) {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     },
   };
 }

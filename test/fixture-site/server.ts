@@ -26,6 +26,7 @@ import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { makeDocx, makeIco, makeNoise, makePdf, makePng, makeXlsx } from './assets.ts';
+import { compressedBomb } from './bombs.ts';
 import { encodedPages } from './encodings.ts';
 import { largePageBlocks, largePageLength, streamLargePage } from './large-page.ts';
 import { proxyHeader, startForwardProxy } from './proxy.ts';
@@ -340,6 +341,32 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
       vary: 'Accept-Encoding',
     });
   },
+
+  // Decompression bombs (issue 14): `?mb=` MiB of HTML in a small gzip or brotli body.
+  '/bomb/gzip.html': async (_req, res, url) =>
+    send(
+      res,
+      200,
+      'text/html',
+      await compressedBomb('gzip', intParam(url, 'mb', 256, 1, 1024) << 20),
+      {
+        'content-encoding': 'gzip',
+      },
+    ),
+  '/bomb/br.html': async (_req, res, url) =>
+    send(
+      res,
+      200,
+      'text/html',
+      await compressedBomb('br', intParam(url, 'mb', 256, 1, 1024) << 20),
+      {
+        'content-encoding': 'br',
+      },
+    ),
+
+  // A link whose path is 100,000 a's and a '!': the worst case of a backtracking `(a+)+$`.
+  '/long-link.html': (_req, res) =>
+    sendHtml(res, 200, page('Long link', `<a href="/${'a'.repeat(100_000)}!">long</a>`)),
 
   '/echo': async (req, res, url, state) => {
     const body = await readBody(req, 1024 * 1024);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors.ts';
 import { scrapeOptionsShape } from '../scrape/options.ts';
+import { pathPatternProblem } from './path-pattern.ts';
 
 // Limits of the hosted service on path patterns (spec (b), excludePaths / includePaths).
 const maxPatterns = 1000;
@@ -19,16 +20,11 @@ const pathPatternsSchema = z
   .max(maxPatterns, `at most ${maxPatterns} patterns`)
   .default([])
   .superRefine((patterns, context) => {
+    // Checked here, once, on the engine that will run them: the crawl's filter compiles the
+    // same strings with RE2 (issue 14: a backtracking pattern froze the server).
     patterns.forEach((pattern, index) => {
-      try {
-        new RegExp(pattern);
-      } catch (error) {
-        context.addIssue({
-          code: 'custom',
-          path: [index],
-          message: `'${pattern}' is not a valid regular expression: ${(error as Error).message}`,
-        });
-      }
+      const problem = pathPatternProblem(pattern);
+      if (problem) context.addIssue({ code: 'custom', path: [index], message: problem });
     });
   });
 
@@ -74,10 +70,10 @@ export const crawlOptionsShape = {
     .optional()
     .describe('Seconds between scrapes; forces concurrency 1.'),
   excludePaths: pathPatternsSchema.describe(
-    'Regular expressions on URL pathnames; matching URLs are excluded.',
+    'Regular expressions (RE2 syntax: no lookaround or backreferences) on URL pathnames; matching URLs are excluded.',
   ),
   includePaths: pathPatternsSchema.describe(
-    'Regular expressions on URL pathnames; only matching paths are included (the start URL too).',
+    'Regular expressions (RE2 syntax: no lookaround or backreferences) on URL pathnames; only matching paths are included (the start URL too).',
   ),
   regexOnFullURL: z
     .boolean()

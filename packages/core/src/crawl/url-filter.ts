@@ -3,6 +3,7 @@
  * which ones a crawl may visit (the link filter of spec (b) step 2–3).
  */
 import { getDomain } from 'tldts';
+import { compilePathPattern, type PathPattern } from './path-pattern.ts';
 
 /** How two URLs are compared when deciding whether a page was already taken. */
 export interface UrlKeyOptions {
@@ -134,17 +135,18 @@ export interface ScopeOptions {
  */
 export class CrawlScope {
   readonly #options: ScopeOptions;
-  readonly #include: RegExp[];
-  readonly #exclude: RegExp[];
+  readonly #include: PathPattern[];
+  readonly #exclude: PathPattern[];
   #site = '';
   #domain = '';
   #startPath = '/';
 
   constructor(startUrl: URL, options: ScopeOptions) {
     this.#options = options;
-    // Empty patterns would match everything; the hosted service ignores them.
-    this.#include = options.includePaths.filter(Boolean).map((pattern) => new RegExp(pattern));
-    this.#exclude = options.excludePaths.filter(Boolean).map((pattern) => new RegExp(pattern));
+    // Empty patterns would match everything; the hosted service ignores them. Linear-time
+    // matching: a link of any length costs time in proportion to its length (issue 14).
+    this.#include = options.includePaths.filter(Boolean).map(compilePathPattern);
+    this.#exclude = options.excludePaths.filter(Boolean).map(compilePathPattern);
     this.moveTo(startUrl);
   }
 

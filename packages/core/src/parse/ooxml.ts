@@ -6,9 +6,9 @@
  */
 import { isTag, type Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { posix } from 'node:path';
-import { ValidationError } from '../errors.ts';
+import { openZip } from './zip.ts';
 
 /** An element's name without its namespace prefix. */
 export const localName = (element: Element): string =>
@@ -110,13 +110,12 @@ export async function readRelationships(
   return relationships;
 }
 
-/** Opens a ZIP package. @throws BAD_REQUEST when it cannot be read */
-export async function openPackage(bytes: Uint8Array, what: string): Promise<JSZip> {
-  try {
-    return await JSZip.loadAsync(bytes);
-  } catch (error) {
-    throw new ValidationError(`The ${what} file cannot be read: ${(error as Error).message}`);
-  }
+/**
+ * Opens a ZIP package, every part inflated under the zip-bomb caps of `zip.ts`.
+ * @throws CONTENT_TOO_LARGE for a zip bomb; BAD_REQUEST when it cannot be read
+ */
+export function openPackage(bytes: Uint8Array, what: string): JSZip {
+  return openZip(bytes, what);
 }
 
 /** Text made safe for HTML element content and double-quoted attributes. */

@@ -12,7 +12,7 @@ import { pdfToHtml } from './pdf/index.ts';
 import { epubHtml } from './epub.ts';
 import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
-import { checkZipBomb } from './zip.ts';
+import { repackStored } from './zip.ts';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -79,10 +79,11 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 async function spreadsheetHtml(bytes: Uint8Array): Promise<string> {
-  checkZipBomb(bytes, 'spreadsheet');
+  // exceljs opens the ZIP itself: it gets one whose entries were inflated under the caps.
+  const stored = await repackStored(bytes, 'spreadsheet');
   const workbook = new ExcelJS.Workbook();
   try {
-    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
+    await workbook.xlsx.load(stored as unknown as ArrayBuffer);
   } catch (error) {
     throw new ValidationError(`The spreadsheet cannot be read: ${(error as Error).message}`);
   }
@@ -105,9 +106,10 @@ async function spreadsheetHtml(bytes: Uint8Array): Promise<string> {
 }
 
 async function docxHtml(bytes: Uint8Array): Promise<string> {
-  checkZipBomb(bytes, 'Word');
+  // mammoth opens the ZIP itself: it gets one whose entries were inflated under the caps.
+  const stored = await repackStored(bytes, 'Word');
   try {
-    const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
+    const result = await mammoth.convertToHtml({ buffer: stored });
     return result.value;
   } catch (error) {
     throw new ValidationError(`The Word document cannot be read: ${(error as Error).message}`);

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ContentTooLargeError, TimeoutError, ValidationError } from '../../errors.ts';
 import { PageReader, type CanvasFactory } from './ocr.ts';
+import { checkPdfStreams } from './stream-budget.ts';
 
 type PdfJs = typeof PdfJsModule;
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<PdfJs['getDocument']>['promise']>['getPage']>>;
@@ -79,12 +80,15 @@ const boldName = /bold|black|heavy|semibold|demi/i;
  * Opens a PDF and yields its pages' content one at a time, so a 300-page file never holds more
  * than one page's operator list.
  *
- * @throws BAD_REQUEST for a password-protected, damaged or non-PDF file; SCRAPE_TIMEOUT past the deadline
+ * @throws BAD_REQUEST for a password-protected, damaged or non-PDF file; SCRAPE_TIMEOUT past the deadline;
+ *   CONTENT_TOO_LARGE for a stream that inflates past the caps of stream-budget.ts
  */
 export async function* extractPages(
   bytes: Uint8Array,
   options: ExtractOptions = {},
 ): AsyncGenerator<PageContent, void, undefined> {
+  // pdf.js would inflate a bomb whole: its streams are measured first, keeping nothing.
+  await checkPdfStreams(bytes);
   const { getDocument, OPS } = await loadPdfJs();
   // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
   const task = getDocument({
