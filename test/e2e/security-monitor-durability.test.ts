@@ -7,14 +7,14 @@
  * baselines of the pages it saw, so the next check called them `same` and those changes were
  * never reported by any finished check.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChangingSite, type ChangingSite } from '../fixture-site/changing-site.ts';
+import { startServe } from './serve-process.ts';
 
-const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 const key = 'fc-monitor-durability';
 const paths = ['/p0', '/p1', '/p2', '/p3', '/p4', '/p5'];
 /** Pages that answer at once during the check that gets killed; the others wait. */
@@ -26,29 +26,14 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-/** Starts `trawl serve` on `dataDir` and resolves with its port once it listens. */
+/** Starts `trawl serve` on `dataDir` and resolves once it listens. */
 async function serve(dataDir: string): Promise<{ child: ChildProcess; api: string }> {
-  const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
-    env: {
-      ...process.env,
-      TRAWL_DATA_DIR: dataDir,
-      PORT: '0',
-      TRAWL_API_KEYS: key,
-      TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
-      TRAWL_LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startServe({
+    TRAWL_DATA_DIR: dataDir,
+    TRAWL_API_KEYS: key,
+    TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
   });
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) resolve(Number(address[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { child, api: `http://127.0.0.1:${port}` };
+  return { child: server.child, api: server.url };
 }
 
 interface Check {
