@@ -2,6 +2,8 @@
  * @trawl/core — the public surface of the Trawl engine. Explicit named exports only, so the
  * surface changes on purpose (a test pins the list).
  */
+// First: on too old a Node.js, this throws one clear sentence before anything else loads.
+import './internal/node-version.ts';
 export { scrape } from './scrape/index.ts';
 export { htmlToDocument } from './scrape/convert.ts';
 export type { HtmlToDocumentOptions } from './scrape/convert.ts';
@@ -73,7 +75,11 @@ export {
 export type { ErrorCode, FeedbackErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
 export { CreditLedger } from './credits/index.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
-export { creditEndpoints, creditLedgerOptionsSchema, creditPricesSchema } from './credits/options.ts';
+export {
+  creditEndpoints,
+  creditLedgerOptionsSchema,
+  creditPricesSchema,
+} from './credits/options.ts';
 export type {
   CreditEndpoint,
   CreditLedgerOptions,
@@ -142,7 +148,13 @@ export type {
 } from './monitor/options.ts';
 export { resolveSchedule, nextRunOf, schedulePhraseExamples } from './monitor/schedule.ts';
 export type { MonitorSchedule, ScheduleInput } from './monitor/schedule.ts';
-export { normaliseContent, comparableContent, contentHash, gitDiff, jsonDiff } from './monitor/diff.ts';
+export {
+  normaliseContent,
+  comparableContent,
+  contentHash,
+  gitDiff,
+  jsonDiff,
+} from './monitor/diff.ts';
 export type { GitDiff } from './monitor/diff.ts';
 export { judgeByKeywords, goalTerms } from './monitor/judge.ts';
 export type { JudgeInput } from './monitor/judge.ts';
@@ -196,7 +208,12 @@ export type {
 export { findChromium, chromiumCandidates } from './browser/find-chromium.ts';
 export type { ChromiumLookup } from './browser/find-chromium.ts';
 export { actionSchema, actionsSchema } from './browser/actions.ts';
-export type { BrowserAction, BrowserActionInput, ActionResults, CapturedFile } from './browser/actions.ts';
+export type {
+  BrowserAction,
+  BrowserActionInput,
+  ActionResults,
+  CapturedFile,
+} from './browser/actions.ts';
 export { debianFilterLists } from './browser/adblock.ts';
 export type { ProfileState } from './browser/profiles.ts';
 export { BrowserFetcher } from './scrape/fetch-browser.ts';

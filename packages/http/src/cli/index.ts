@@ -3,6 +3,8 @@
  * errors print one line to stderr and exit non-zero (1 for failures, 2 for usage errors).
  */
 import { toTrawlError, ValidationError } from '@trawl/core';
+import { UsageError } from './args.ts';
+import { batchCommand } from './batch.ts';
 import { crawlCommand } from './crawl.ts';
 import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
@@ -35,6 +37,7 @@ export interface CliIo {
 const commands: Command[] = [
   scrapeCommand,
   crawlCommand,
+  batchCommand,
   mapCommand,
   parseCommand,
   serveCommand,
@@ -79,13 +82,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      // The command line itself is wrong: say what, and where the right spelling is.
+      io.stderr(`trawl ${name}: ${error.message}; see 'trawl ${name} --help'\n`);
+      return 2;
+    }
     const trawlError = toTrawlError(error);
     io.stderr(`trawl ${name}: ${trawlError.code}: ${trawlError.message}\n`);
-    return trawlError instanceof ValidationError || isUsageError(error) ? 2 : 1;
+    return trawlError instanceof ValidationError ? 2 : 1;
   }
-}
-
-function isUsageError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }
