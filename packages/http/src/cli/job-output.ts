@@ -39,7 +39,7 @@ export async function writeJob(
   if (interrupted) {
     progress?.stop();
     io.stderr(
-      `\nInterrupted. The job is kept in ${context.dataDir}; continue it with:\n  trawl ${context.command} --resume ${job.id}\n`,
+      `\nInterrupted. The ${context.command} is kept in ${context.dataDir}; continue it with:\n  trawl ${context.command} --resume ${job.id}\n`,
     );
     return 130;
   }
