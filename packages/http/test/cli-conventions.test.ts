@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runCli } from '@trawl/http';
-import { parseCrawlArgs } from '../src/cli/crawl.ts';
-import { userDirectory } from '../src/cli/cwd.ts';
-import { listeningLine } from '../src/cli/listening.ts';
+import { parseCrawlArgs } from '../src/cli/crawl.js';
+import { userDirectory } from '../src/cli/cwd.js';
+import { listeningLine } from '../src/cli/listening.js';
 
 const site = inject('fixtureUrl');
 

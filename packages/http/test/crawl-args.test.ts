@@ -90,7 +90,10 @@ describe('trawl crawl flags', () => {
       [[url, '--max-depth', '1.5'], /--max-depth takes a whole number/],
       [[url, '--delay', 'soon'], /--delay takes a number of seconds/],
       [[url, '--concurrency', ''], /--concurrency takes a whole number/],
-      [[url, '--formats', 'markdown,screenshot'], /--format takes markdown, html, rawHtml, links, images \(got 'screenshot'\)/],
+      [
+        [url, '--formats', 'markdown,screenshot'],
+        /--format takes markdown, html, rawHtml, links, images \(got 'screenshot'\)/,
+      ],
       [[url, '--header', 'no-colon'], /--header takes 'Name: value'/],
       [[], /give exactly one URL \(got 0\)/],
       [[url, url], /give exactly one URL \(got 2\)/],
