@@ -147,6 +147,13 @@ describe('where relative paths point', () => {
       '/src/my-site',
     );
     expect(userDirectory({ INIT_CWD: '/elsewhere' }, '/here')).toBe('/here');
+    // A test run started with npm keeps the folder it starts trawl in.
+    const testRun = {
+      INIT_CWD: '/src/trawl',
+      npm_package_name: 'trawl',
+      npm_lifecycle_event: 'npx',
+    };
+    expect(userDirectory(testRun, '/tmp/case')).toBe('/tmp/case');
   });
 });
 

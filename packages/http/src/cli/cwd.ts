@@ -8,11 +8,15 @@
 
 /** The package name of the repository root, whose scripts run the CLI from the sources. */
 const checkoutPackage = 'trawl';
+/** Its scripts that run the CLI (`npm run -s trawl -- …`, and `npm start` for `trawl serve`). */
+const cliScripts = new Set(['trawl', 'start']);
 
 /** The directory to resolve the user's relative paths against. */
 export function userDirectory(env: Record<string, string | undefined>, cwd: string): string {
   const initCwd = env['INIT_CWD'];
+  // Only these scripts: a test run (`npm test`, `npx vitest`) that starts trawl in a folder of
+  // its own keeps that folder.
   const fromCheckoutScript =
-    env['npm_lifecycle_event'] !== undefined && env['npm_package_name'] === checkoutPackage;
+    cliScripts.has(env['npm_lifecycle_event'] ?? '') && env['npm_package_name'] === checkoutPackage;
   return initCwd && fromCheckoutScript ? initCwd : cwd;
 }
