@@ -56,6 +56,14 @@ describe('usage errors', () => {
   });
 });
 
+describe('trawl --version', () => {
+  it('prints the package version and the Node.js it runs on', async () => {
+    const result = await run(['--version']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^trawl \d+\.\d+\.\d+ \(Node\.js \d+\.\d+\.\d+\)\n$/);
+  });
+});
+
 describe('the page flags', () => {
   it('take --format and --formats as one flag on crawl (a list, or repeated)', () => {
     const spellings = [
