@@ -73,7 +73,7 @@ describe('trawl crawl', () => {
   });
 
   it('passes crawl options through: limit, include and exclude paths, depth', async () => {
-    const limited = await trawl(['crawl', `${site.url}/`, '--limit', '5', '--quiet']);
+    const limited = await trawl(['crawl', `${site.url}/`, '--limit', '5']);
     expect(jsonLines(limited.stdout)).toHaveLength(5);
     expect(limited.stderr).toMatch(/completed: 5 pages/);
 
@@ -126,7 +126,7 @@ describe('trawl crawl', () => {
   });
 
   it('reports pages that failed and exits 1 when nothing could be scraped', async () => {
-    const result = await trawl(['crawl', `${site.url}/articles/9999`, '--quiet']);
+    const result = await trawl(['crawl', `${site.url}/articles/9999`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('0 pages, 1 failed');

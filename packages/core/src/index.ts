@@ -2,6 +2,8 @@
  * @trawl/core — the public surface of the Trawl engine. Explicit named exports only, so the
  * surface changes on purpose (a test pins the list).
  */
+// First: on too old a Node.js, this throws one clear sentence before anything else loads.
+import './internal/node-version.ts';
 export { scrape } from './scrape/index.ts';
 export { htmlToDocument } from './scrape/convert.ts';
 export type { HtmlToDocumentOptions } from './scrape/convert.ts';

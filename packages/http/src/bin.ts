@@ -1,6 +1,12 @@
 /** Process entry of the `trawl` command. */
 import { closeBrowsers } from '@trawl/core';
 import { runCli } from './cli/index.ts';
+import { userDirectory } from './cli/cwd.ts';
+
+// `npm run -s trawl` in the checkout starts in the repository's root; relative paths (--out,
+// parse <file>, the data folder ./.trawl) mean the folder the user ran it from.
+const directory = userDirectory(process.env, process.cwd());
+if (directory !== process.cwd()) process.chdir(directory);
 
 const interrupt = new AbortController();
 // The first Ctrl-C lets a long command stop cleanly; a second one kills the process as usual.

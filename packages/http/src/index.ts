@@ -2,7 +2,7 @@
  * @trawl/http — the Trawl command line (and, later, the /v2 server), as a library for embedding.
  */
 export { runCli } from './cli/index.ts';
-export { pageFileName } from './cli/crawl.ts';
+export { pageFileName } from './cli/job-output.ts';
 export type { CliIo, Command } from './cli/index.ts';
 export { loadConfig, configRows, envNamesOf } from './config.ts';
 export { buildServer } from './server/app.ts';

@@ -49,7 +49,9 @@ describe('trawl parse', () => {
     expect(missing.stderr).toMatch(/no such file/);
     const badFormat = await run(['parse', fixture('simple.pdf'), '--format', 'docx']);
     expect(badFormat.code).toBe(2);
-    expect(badFormat.stderr).toMatch(/--format must be one of markdown, html, json/);
+    expect(badFormat.stderr).toMatch(
+      /--format takes markdown, html, json \(got 'docx'\); see 'trawl parse --help'/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'trawl-cli-parse-'));
     writeFileSync(join(dir, 'broken.pdf'), '%PDF-1.7\nnot really');
     const broken = await run(['parse', join(dir, 'broken.pdf')]);

@@ -80,7 +80,7 @@ describe('trawl scrape', () => {
   it('exits 2 with a usage error for bad flags, a bad format or no URL', async () => {
     expect((await run(['scrape'])).code).toBe(2);
     expect((await run(['scrape', site, '--format', 'pdf'])).stderr).toMatch(
-      /--format must be one of/,
+      /^trawl scrape: --format takes markdown, html, rawHtml, links, images, json \(got 'pdf'\); see 'trawl scrape --help'\n$/,
     );
     expect((await run(['scrape', site, '--bogus'])).code).toBe(2);
     expect((await run(['scrape', site, '--timeout', 'soon'])).code).toBe(2);

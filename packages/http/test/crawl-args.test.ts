@@ -90,7 +90,10 @@ describe('trawl crawl flags', () => {
       [[url, '--max-depth', '1.5'], /--max-depth takes a whole number/],
       [[url, '--delay', 'soon'], /--delay takes a number of seconds/],
       [[url, '--concurrency', ''], /--concurrency takes a whole number/],
-      [[url, '--formats', 'markdown,screenshot'], /--formats takes a list of markdown/],
+      [
+        [url, '--formats', 'markdown,screenshot'],
+        /--format takes markdown, html, rawHtml, links, images \(got 'screenshot'\)/,
+      ],
       [[url, '--header', 'no-colon'], /--header takes 'Name: value'/],
       [[], /give exactly one URL \(got 0\)/],
       [[url, url], /give exactly one URL \(got 2\)/],
@@ -99,6 +102,6 @@ describe('trawl crawl flags', () => {
     for (const [args, message] of refusals) {
       expect(() => parseCrawlArgs(args), args.join(' ')).toThrow(message);
     }
-    expect(() => parseCrawlArgs([url, '--bogus'])).toThrow(/Unknown option '--bogus'/);
+    expect(() => parseCrawlArgs([url, '--bogus'])).toThrow(/unknown option '--bogus'/);
   });
 });

@@ -4,10 +4,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreError, TrawlError } from '../errors.ts';
 import { checkedListLimit } from './memory-store.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
+
+// Loaded at run time, not imported: on a Node.js without node:sqlite a static import fails while
+// linking, before `internal/node-version.ts` can say which Node.js Trawl needs.
+const sqlite = process.getBuiltinModule('node:sqlite');
 
 /** Options of `SqliteStore`. */
 export interface SqliteStoreOptions {
@@ -104,7 +108,7 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     try {
       if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-      this.#db = new DatabaseSync(options.path);
+      this.#db = new sqlite.DatabaseSync(options.path);
       this.#db.exec(`
         PRAGMA journal_mode = WAL;
         PRAGMA synchronous = NORMAL;

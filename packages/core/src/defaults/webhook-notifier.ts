@@ -9,6 +9,7 @@
  * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
  */
 import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Store } from '../interfaces/store.ts';
 import type {
@@ -23,6 +24,7 @@ import {
   type AddressGuardOptions,
 } from '../internal/address-guard.ts';
 import type { MonitorWebhook } from '../monitor/types.ts';
+import { WebhookOutbox, type PendingDelivery } from './webhook-outbox.ts';
 
 /** Where a job's events go, normalised. */
 export interface WebhookConfig {
@@ -102,10 +104,17 @@ export class WebhookSender {
   readonly #dispatcher: Dispatcher;
   readonly #guard: AddressGuardOptions;
   readonly #queues = new Map<string, Promise<unknown>>();
+  /** Pending deliveries in the store, so a stop or a crash does not lose them. */
+  readonly #outbox: WebhookOutbox;
+  /** Outbox keys this sender queued itself (resumePending() skips them). */
+  readonly #queued = new Set<string>();
+  /** Aborts on close(): retries waiting and attempts in flight stop at once. */
+  readonly #closing = new AbortController();
   #sequence = 0;
 
   constructor(store: Store, settings: WebhookSettings = {}) {
     this.#store = store;
+    this.#outbox = new WebhookOutbox(store);
     this.#settings = {
       retries: settings.retries ?? 3,
       retryBaseMs: settings.retryBaseMs ?? 1000,
@@ -131,13 +140,69 @@ export class WebhookSender {
     payload: WebhookPayload,
   ): Promise<WebhookDelivery | undefined> {
     if (!eventMatches(config.events, event)) return Promise.resolve(undefined);
+    const pending: PendingDelivery = { config, event, jobId, payload };
+    // Recorded at once, before the job's earlier deliveries are done, so a stop loses nothing.
+    const key = this.#outbox.add(pending).then((added) => {
+      if (added !== undefined) this.#queued.add(added);
+      return added;
+    });
+    return this.#enqueue(jobId, async () => this.#settle(await key, pending));
+  }
+
+  /**
+   * Queues again the deliveries a previous process left pending in the store (stopped during a
+   * retry, or crashed), oldest first, each with its full retry budget. Resolves with how many.
+   */
+  async resumePending(): Promise<number> {
+    let count = 0;
+    for await (const { key, value } of this.#outbox.pending()) {
+      if (this.#queued.has(key)) continue;
+      this.#queued.add(key);
+      count += 1;
+      void this.#enqueue(value.jobId, () => this.#settle(key, value));
+    }
+    return count;
+  }
+
+  /**
+   * Stops delivering: retries waiting and attempts in flight end at once, and what was not
+   * delivered stays in the store for `resumePending()` of the next start. Resolves within a
+   * moment, whatever the receivers do.
+   */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await this.idle();
+  }
+
+  /** Runs `task` after the job's earlier deliveries: one job's events go out in order. */
+  #enqueue(
+    jobId: string,
+    task: () => Promise<WebhookDelivery | undefined>,
+  ): Promise<WebhookDelivery | undefined> {
     const previous = this.#queues.get(jobId) ?? Promise.resolve();
-    const next = previous.then(() => this.#deliver(config, event, jobId, payload));
+    const next = previous.then(task);
     this.#queues.set(jobId, next);
     void next.then(() => {
       if (this.#queues.get(jobId) === next) this.#queues.delete(jobId);
     });
     return next;
+  }
+
+  /**
+   * Tries a pending delivery and forgets it once settled (delivered, or out of retries). A
+   * delivery cut short by close(), or not begun, stays pending and resolves undefined.
+   */
+  async #settle(
+    key: string | undefined,
+    pending: PendingDelivery,
+  ): Promise<WebhookDelivery | undefined> {
+    if (this.#closing.signal.aborted) return undefined;
+    const { config, event, jobId, payload } = pending;
+    const delivery = await this.#deliver(config, event, jobId, payload);
+    if (!delivery.delivered && this.#closing.signal.aborted) return undefined;
+    await this.#outbox.remove(key);
+    if (key !== undefined) this.#queued.delete(key);
+    return delivery;
   }
 
   /** Resolves when the deliveries queued so far for one job have been tried. */
@@ -198,12 +263,14 @@ export class WebhookSender {
       ? undefined
       : literalRefusal(config.url, this.#guard);
     if (refused) delivery.error = refused;
+    const closing = this.#closing.signal;
     for (let attempt = 0; !refused && attempt <= this.#settings.retries; attempt++) {
       if (attempt > 0) {
-        await new Promise((resolve) =>
-          setTimeout(resolve, this.#settings.retryBaseMs * 2 ** (attempt - 1)),
-        );
+        const waitMs = this.#settings.retryBaseMs * 2 ** (attempt - 1);
+        await sleep(waitMs, undefined, { signal: closing }).catch(() => undefined);
       }
+      // Stopping: the delivery stays pending in the outbox rather than holding the process.
+      if (closing.aborted) return delivery;
       delivery.attempts = attempt + 1;
       try {
         const response = await undiciFetch(config.url, {
@@ -211,7 +278,7 @@ export class WebhookSender {
           headers,
           body,
           redirect: 'manual',
-          signal: AbortSignal.timeout(this.#settings.timeoutMs),
+          signal: AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), closing]),
           dispatcher: this.#dispatcher,
         });
         await response.body?.cancel();
@@ -234,6 +301,7 @@ export class WebhookSender {
         delivery.error = (error as Error).message;
       }
     }
+    if (!delivery.delivered && closing.aborted) return delivery;
     this.#sequence += 1;
     const key = `${Date.now().toString().padStart(15, '0')}-${this.#sequence.toString().padStart(9, '0')}`;
     await this.#store.set(logNamespace(jobId), key, delivery).catch(() => undefined);

@@ -4,7 +4,10 @@
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { brotliDecompressSync, gunzipSync, inflateSync, zstdDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+// zstd through the namespace: a named import of it fails to link on a Node.js before 22.15,
+// before internal/node-version.ts can say which Node.js Trawl needs.
+import * as zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
   BlockedUrlError,
@@ -222,7 +225,7 @@ function decompress(
       case 'br':
         return brotliDecompressSync(body, options);
       case 'zstd':
-        return zstdDecompressSync(body, options);
+        return zlib.zstdDecompressSync(body, options);
       default:
         return body;
     }

@@ -1,6 +1,5 @@
 /** `trawl feedback list`: the feedback callers sent on their jobs, for the operator to read. */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   feedbackEndpoints,
   listFeedback,
@@ -11,6 +10,7 @@ import {
   type StoredFeedback,
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
+import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
 
@@ -37,20 +37,15 @@ export const feedbackCommand: Command = {
   summary: 'List the feedback callers sent on their jobs',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        team: { type: 'string' },
-        endpoint: { type: 'string' },
-        since: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-      },
+    const { values, positionals } = parseFlags(args, {
+      team: { type: 'string' },
+      endpoint: { type: 'string' },
+      since: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
     });
     const [action, ...extra] = positionals;
-    if (action !== 'list' || extra.length > 0)
-      throw new ValidationError(`give 'list' and its options; see 'trawl feedback --help'`);
+    if (action !== 'list' || extra.length > 0) throw new UsageError(`give 'list' and its options`);
     const filter: FeedbackFilter = {};
     if (values.team !== undefined) filter.team = values.team;
     if (values.endpoint !== undefined) filter.endpoint = endpointOf(values.endpoint);

@@ -2,7 +2,10 @@
  * The `trawl` command line: dispatches to one module per command. Every command has `--help`;
  * errors print one line to stderr and exit non-zero (1 for failures, 2 for usage errors).
  */
+import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
+import { UsageError } from './args.ts';
+import { batchCommand } from './batch.ts';
 import { crawlCommand } from './crawl.ts';
 import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
@@ -35,6 +38,7 @@ export interface CliIo {
 const commands: Command[] = [
   scrapeCommand,
   crawlCommand,
+  batchCommand,
   mapCommand,
   parseCommand,
   serveCommand,
@@ -53,14 +57,24 @@ function mainHelp(): string {
     'Commands:',
     ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
     '',
-    "Run 'trawl <command> --help' for a command's options.",
+    "Run 'trawl <command> --help' for a command's options; 'trawl --version' for the version.",
     '',
   ].join('\n');
+}
+
+/** The version of @trawl/http: src/cli and dist/cli both sit two folders below its package.json. */
+function version(): string {
+  const manifest = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    io.stdout(`trawl ${version()} (Node.js ${process.versions.node})\n`);
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(mainHelp());
     return name ? 0 : 2;
@@ -79,13 +93,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      // The command line itself is wrong: say what, and where the right spelling is.
+      io.stderr(`trawl ${name}: ${error.message}; see 'trawl ${name} --help'\n`);
+      return 2;
+    }
     const trawlError = toTrawlError(error);
     io.stderr(`trawl ${name}: ${trawlError.code}: ${trawlError.message}\n`);
-    return trawlError instanceof ValidationError || isUsageError(error) ? 2 : 1;
+    return trawlError instanceof ValidationError ? 2 : 1;
   }
-}
-
-function isUsageError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }

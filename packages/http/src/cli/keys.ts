@@ -1,9 +1,9 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { SqliteStore, ValidationError } from '@trawl/core';
+import { SqliteStore } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { createApiKey, listApiKeys } from '../server/auth.ts';
+import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 
 const usage = `Usage: trawl keys create --team <name>
@@ -22,19 +22,15 @@ export const keysCommand: Command = {
   summary: 'Create and list API keys of the server',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { team: { type: 'string' } },
-    });
+    const { values, positionals } = parseFlags(args, { team: { type: 'string' } });
     const [action, ...extra] = positionals;
     if (extra.length > 0 || (action !== 'create' && action !== 'list'))
-      throw new ValidationError(`give 'create --team <name>' or 'list'; see 'trawl keys --help'`);
+      throw new UsageError(`give 'create --team <name>' or 'list'`);
     const config = loadConfig({ env: io.env });
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     try {
       if (action === 'create') {
-        if (!values.team) throw new ValidationError(`keys create needs --team <name>`);
+        if (!values.team) throw new UsageError(`keys create needs --team <name>`);
         io.stdout(`${await createApiKey(store, values.team)}\n`);
         io.stderr(`Key for team '${values.team}' created; it is not shown again.\n`);
       } else {

@@ -4,11 +4,10 @@
  * schedules and serves under `/v2/monitor` (team `default` unless `--team` says otherwise).
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { parseArgs } from 'node:util';
 import {
   MonitorService,
   SqliteStore,
-  ValidationError,
   WebhookNotifier,
   WebhookSender,
   type Monitor,
@@ -17,6 +16,7 @@ import {
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { monitorSettingsFrom } from '../server/monitors.ts';
+import { parseFlags, UsageError } from './args.ts';
 import type { CliIo, Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
 
@@ -92,10 +92,10 @@ function printMonitor(io: CliIo, monitor: Monitor): void {
 }
 
 async function create(service: MonitorService, values: Values, urls: string[], team: string) {
-  if (!values.name) throw new ValidationError('monitor create needs --name <name>');
+  if (!values.name) throw new UsageError('monitor create needs --name <name>');
   if (!values.schedule)
-    throw new ValidationError("monitor create needs --schedule (e.g. 'every day at 9am')");
-  if (urls.length === 0) throw new ValidationError('monitor create needs at least one URL');
+    throw new UsageError("monitor create needs --schedule (e.g. 'every day at 9am')");
+  if (urls.length === 0) throw new UsageError('monitor create needs at least one URL');
   const limit =
     values.limit === undefined ? undefined : toInteger(values.limit, '--limit', 'limit');
   const targets: MonitorCreateInput['targets'] = values.crawl
@@ -126,11 +126,15 @@ export const monitorCommand: Command = {
   summary: 'Create, list and run monitors; read their checks',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options });
+    const { values, positionals } = parseFlags(args, options);
     const [action, ...rest] = positionals;
     if (!['create', 'list', 'run', 'checks'].includes(action ?? ''))
-      throw new ValidationError(`give create, list, run or checks; see 'trawl monitor --help'`);
+      throw new UsageError(`give create, list, run or checks`);
     const config = loadConfig({ env: io.env });
+    // Refused before anything is created: a monitor whose digests cannot be sent would look
+    // set up and mail nothing.
+    if (action === 'create' && values.email?.length && !config.server.smtpUrl)
+      throw new UsageError('--email needs an SMTP server to send from: set TRAWL_SMTP_URL');
     const settings = monitorSettingsFrom(config.server);
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const service = new MonitorService({
@@ -171,16 +175,14 @@ export const monitorCommand: Command = {
         return 0;
       }
       if (action === 'list') {
-        if (rest.length > 0) throw new ValidationError('monitor list takes no arguments');
+        if (rest.length > 0) throw new UsageError('monitor list takes no arguments');
         const monitors = await service.list(paging, { team });
         print(monitors, () => monitors.forEach((monitor) => printMonitor(io, monitor)));
         return 0;
       }
       const [monitorId, checkId, ...extra] = rest;
       if (!monitorId || extra.length > 0 || (action === 'run' && checkId))
-        throw new ValidationError(
-          `monitor ${action} needs one monitor id; see 'trawl monitor --help'`,
-        );
+        throw new UsageError(`monitor ${action} needs one monitor id`);
       if (action === 'run') {
         const started = await service.run(monitorId, { team });
         const done = await service.waitForCheck(monitorId, started.id, { team });

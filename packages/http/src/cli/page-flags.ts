@@ -1,9 +1,13 @@
 /**
- * The flags that shape how each page is scraped, shared by `trawl scrape` (one page) and
- * `trawl crawl` (every page of the crawl, as its scrapeOptions).
+ * The one table of flags the page commands share, so that a flag has one name and one meaning
+ * on `trawl scrape`, `crawl`, `batch` and `map`: the page flags (how each page is fetched and
+ * converted), the output flags (`--format`, with `--formats` as its other spelling, and
+ * `--quiet`) and the site flags of crawl and map (`--limit`, `--sitemap`, `--subdomains`,
+ * `--ignore-query`).
  */
 import type { ParseArgsOptionsConfig } from 'node:util';
-import { ValidationError, type ScrapeOptions } from '@trawl/core';
+import { ValidationError, type EngineConfig, type ScrapeOptions } from '@trawl/core';
+import { UsageError } from './args.ts';
 
 /** parseArgs definitions of the page flags. */
 export const pageFlagOptions = {
@@ -36,14 +40,74 @@ export const pageFlagsHelp = `  --no-main-content      keep navigation, headers,
   --header <name:value>  extra request header (repeatable)
   --language <tag>       Accept-Language tag (repeatable)
   --country <code>       location country (two letters)
-  --max-age <ms>         serve a cached copy younger than this (default 2 days; 0 = fresh)
-  --no-cache             neither read nor write the page cache
+  --max-age <ms>         serve a cached copy younger than this (default 172800000 = 2 days;
+                         0 = always fetch, and refresh the cache)
+  --no-cache             neither read nor write the page cache (always fetch)
   --lockdown             serve only from the page cache, never fetch
   --redact-pii           replace e-mails, phone, card and ID numbers
   --keep-base64-images   keep inline base64 images
   --no-block-ads         keep ad and tracker elements
   --insecure             accept invalid TLS certificates (skipTlsVerification)
   --proxy <mode>         auto (default) or basic (uses TRAWL_PROXY_URL)`;
+
+/** Why a second scrape can show old text: the help of every command that reads the cache. */
+export const pageCacheHelp = `Page cache: a page scraped in the last 2 days is served from the cache in
+$TRAWL_DATA_DIR (default ./.trawl) without fetching it, so a page edited since shows its
+old text. --max-age 0 fetches it again (and refreshes the cache); --no-cache neither reads
+nor writes the cache.`;
+
+/** Output flags: which formats, and whether to report progress. */
+export const outputFlagOptions = {
+  format: { type: 'string', multiple: true },
+  formats: { type: 'string', multiple: true },
+  quiet: { type: 'boolean', short: 'q' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** The formats of each page of a crawl or batch scrape (their output is always JSON lines). */
+export const jobPageFormats = ['markdown', 'html', 'rawHtml', 'links', 'images'] as const;
+
+/** The help line of `--quiet`. */
+export const quietHelp = `  -q, --quiet            no progress, summary or warnings on stderr (errors only)`;
+
+/** Site flags of `trawl crawl` and `trawl map`, named after the same /v2 options. */
+export const siteFlagOptions = {
+  limit: { type: 'string' },
+  sitemap: { type: 'string' },
+  subdomains: { type: 'boolean' },
+  'ignore-query': { type: 'boolean' },
+} as const satisfies ParseArgsOptionsConfig;
+
+/**
+ * The formats asked for with `--format` or `--formats` (the same flag, repeatable, and each
+ * value may be a comma-separated list), checked against what the command offers.
+ */
+export function formatsFrom(
+  values: { format?: string[] | undefined; formats?: string[] | undefined },
+  allowed: readonly string[],
+  fallback: string,
+): string[] {
+  const given = [...(values.format ?? []), ...(values.formats ?? [])]
+    .flatMap((value) => value.split(','))
+    .map((format) => format.trim())
+    .filter(Boolean);
+  for (const format of given) {
+    if (!allowed.includes(format))
+      throw new UsageError(`--format takes ${allowed.join(', ')} (got '${format}')`);
+  }
+  return given.length > 0 ? [...new Set(given)] : [fallback];
+}
+
+/**
+ * Refuses, before any work, a page option whose setting is missing (rather than failing on the
+ * first page, or quietly doing without).
+ */
+export function checkPageSettings(
+  options: Pick<ScrapeOptions, 'proxy'>,
+  config: Pick<EngineConfig, 'proxyUrl'>,
+): void {
+  if (options.proxy === 'basic' && !config.proxyUrl)
+    throw new UsageError('--proxy basic needs a proxy: set TRAWL_PROXY_URL');
+}
 
 /** The values parseArgs gives for the page flags. */
 export interface PageFlagValues {
@@ -119,7 +183,7 @@ function splitSelectors(values: string[] | undefined): string[] | undefined {
 export function toInteger(value: string, flag: string, unit = 'milliseconds'): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isInteger(number))
-    throw new ValidationError(`${flag} takes a whole number of ${unit} (got '${value}')`);
+    throw new UsageError(`${flag} takes a whole number of ${unit} (got '${value}')`);
   return number;
 }
 

@@ -1,9 +1,10 @@
 /** `trawl parse <file>`: a local document (PDF, DOCX, XLSX, HTML …) to markdown on stdout. */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { maxParseBytes, parse, ValidationError, type ParseOptions } from '@trawl/core';
+import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
+import { formatsFrom, quietHelp } from './page-flags.ts';
 
 const outputFormats = ['markdown', 'html', 'json'] as const;
 type OutputFormat = (typeof outputFormats)[number];
@@ -21,6 +22,7 @@ Options:
   --exclude-tags <sel>   HTML: CSS selector to remove (repeat, or comma-separate)
   --redact-pii           replace e-mails, phone, card and ID numbers
   --timeout <ms>         time budget (default 60000)
+${quietHelp}
   -h, --help             show this help
 
 A warning (scanned pages, pages left out) goes to stderr.
@@ -33,7 +35,7 @@ function wholeNumber(flag: string, value: string | undefined): number | undefine
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
-    throw new ValidationError(`--${flag} must be a whole number above 0 (got '${value}')`);
+    throw new UsageError(`--${flag} must be a whole number above 0 (got '${value}')`);
   return number;
 }
 
@@ -43,30 +45,23 @@ export const parseCommand: Command = {
   summary: 'Convert a local PDF, DOCX, XLSX or other document to markdown',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      allowNegative: true,
-      options: {
-        format: { type: 'string', default: 'markdown' },
-        'max-pages': { type: 'string' },
-        'main-content': { type: 'boolean', default: true },
-        'include-tags': { type: 'string', multiple: true },
-        'exclude-tags': { type: 'string', multiple: true },
-        'redact-pii': { type: 'boolean' },
-        timeout: { type: 'string' },
-      },
+    const { values, positionals } = parseFlags(args, {
+      format: { type: 'string', multiple: true },
+      formats: { type: 'string', multiple: true },
+      'max-pages': { type: 'string' },
+      'main-content': { type: 'boolean', default: true },
+      'include-tags': { type: 'string', multiple: true },
+      'exclude-tags': { type: 'string', multiple: true },
+      'redact-pii': { type: 'boolean' },
+      timeout: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
     });
     const [path, ...extra] = positionals;
     if (!path || extra.length > 0)
-      throw new ValidationError(
-        `give exactly one file (got ${positionals.length}); see 'trawl parse --help'`,
-      );
-    const format = values.format as OutputFormat;
-    if (!outputFormats.includes(format))
-      throw new ValidationError(
-        `--format must be one of ${outputFormats.join(', ')} (got '${values.format}')`,
-      );
+      throw new UsageError(`give exactly one file (got ${positionals.length})`);
+    const formats = formatsFrom(values, outputFormats, 'markdown');
+    if (formats.length > 1) throw new UsageError('--format takes one of markdown, html, json');
+    const format = formats[0] as OutputFormat;
     const size = await stat(path).then(
       (info) => info.size,
       () => {
@@ -95,7 +90,7 @@ export const parseCommand: Command = {
     const document = await parse(new Uint8Array(await readFile(path)), options);
     if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     else io.stdout(`${document[format] ?? ''}\n`);
-    if (document.warning && format !== 'json')
+    if (document.warning && format !== 'json' && !values.quiet)
       io.stderr(`trawl parse: warning: ${document.warning}\n`);
     return 0;
   },

@@ -1,25 +1,38 @@
 /** `trawl scrape <url>`: one page to stdout. */
-import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { scrape, SqliteStore, ValidationError, type ScrapeOptions } from '@trawl/core';
+import { scrape, SqliteStore, type FormatName, type ScrapeOptions } from '@trawl/core';
 import { loadConfig } from '../config.ts';
+import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { pageFlagOptions, pageFlagsHelp, pageOptionsFrom } from './page-flags.ts';
+import {
+  checkPageSettings,
+  formatsFrom,
+  outputFlagOptions,
+  pageCacheHelp,
+  pageFlagOptions,
+  pageFlagsHelp,
+  pageOptionsFrom,
+  quietHelp,
+} from './page-flags.ts';
 
 const outputFormats = ['markdown', 'html', 'rawHtml', 'links', 'images', 'json'] as const;
-type OutputFormat = (typeof outputFormats)[number];
+/** What `json` (the whole document) holds. */
+const jsonFormats: FormatName[] = ['markdown', 'links', 'images'];
 
 const usage = `Usage: trawl scrape <url> [options]
 
 Fetches one page and prints it.
 
 Options:
-  --format <f>           markdown (default), html, rawHtml, links, images, or json
-                         (the whole document with metadata)
+  --format <f>           markdown (default), html, rawHtml, links, images, or json (the whole
+                         document with metadata); several (--format markdown,links or the flag
+                         repeated) print the document as JSON with those formats. --formats is
+                         the same flag.
 ${pageFlagsHelp}
+${quietHelp}
   -h, --help             show this help
 
-The page cache lives in $TRAWL_DATA_DIR (default ./.trawl).
+${pageCacheHelp}
 `;
 
 /** The scrape command. */
@@ -28,33 +41,25 @@ export const scrapeCommand: Command = {
   summary: 'Scrape one page to markdown, html, links or JSON',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      allowNegative: true,
-      options: {
-        format: { type: 'string', default: 'markdown' },
-        ...pageFlagOptions,
-      },
+    const { values, positionals } = parseFlags(args, {
+      ...outputFlagOptions,
+      ...pageFlagOptions,
     });
     const [url, ...extra] = positionals;
     if (!url || extra.length > 0)
-      throw new ValidationError(
-        `give exactly one URL (got ${positionals.length}); see 'trawl scrape --help'`,
-      );
-    const format = values.format as OutputFormat;
-    if (!outputFormats.includes(format)) {
-      throw new ValidationError(
-        `--format must be one of ${outputFormats.join(', ')} (got '${values.format}')`,
-      );
-    }
-
+      throw new UsageError(`give exactly one URL (got ${positionals.length})`);
+    const formats = formatsFrom(values, outputFormats, 'markdown');
+    // One plain format prints as it is; json, or several formats, print the document as JSON.
+    const single = formats.length === 1 && formats[0] !== 'json' ? formats[0] : undefined;
     const options: ScrapeOptions = {
       ...pageOptionsFrom(values),
-      formats: format === 'json' ? ['markdown', 'links', 'images'] : [format],
+      formats: formats.flatMap((format) =>
+        format === 'json' ? jsonFormats : [format as FormatName],
+      ),
     };
 
     const config = loadConfig({ env: io.env });
+    checkPageSettings(options, config.engine);
     const store =
       values.cache || values.lockdown
         ? new SqliteStore({ path: join(config.dataDir, 'trawl.db') })
@@ -64,10 +69,12 @@ export const scrapeCommand: Command = {
         config: config.engine,
         ...(store ? { store } : {}),
       });
-      if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
-      else if (format === 'links' || format === 'images')
-        io.stdout(`${(document[format] ?? []).join('\n')}\n`);
-      else io.stdout(`${document[format] ?? ''}\n`);
+      if (single === 'links' || single === 'images')
+        io.stdout(`${(document[single] ?? []).join('\n')}\n`);
+      else if (single === 'markdown' || single === 'html' || single === 'rawHtml')
+        io.stdout(`${document[single] ?? ''}\n`);
+      else io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+      if (document.warning && !values.quiet) io.stderr(`warning: ${document.warning}\n`);
       return 0;
     } finally {
       await store?.close();

@@ -1,12 +1,13 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { SqliteStore, ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitors.ts';
 import { ApiKeys } from '../server/auth.ts';
+import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
+import { isLoopbackAddress, listeningLine } from './listening.ts';
 import { toInteger } from './page-flags.ts';
 
 const usage = `Usage: trawl serve [options]
@@ -25,25 +26,19 @@ loopback only. Fetching private and loopback addresses is refused unless
 TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
 `;
 
-const loopback = new Set(['127.0.0.1', '::1', 'localhost']);
-
 /** The serve command. */
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the /v2 server (default 127.0.0.1:3002)',
   usage,
   async run(args, io) {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allow-keyless-remote': { type: 'boolean' },
-      },
+    const { values, positionals } = parseFlags(args, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'allow-keyless-remote': { type: 'boolean' },
     });
     if (positionals.length > 0)
-      throw new ValidationError(`serve takes no arguments (got '${positionals.join(' ')}')`);
+      throw new UsageError(`serve takes no arguments (got '${positionals.join(' ')}')`);
     const flags: Record<string, unknown> = {};
     if (values.port !== undefined) flags['port'] = toInteger(values.port, '--port', 'port');
     if (values.host !== undefined) flags['host'] = values.host;
@@ -75,7 +70,7 @@ export const serveCommand: Command = {
       await store.close();
       throw error;
     });
-    if (keys.keyless && !loopback.has(host) && !values['allow-keyless-remote']) {
+    if (keys.keyless && !isLoopbackAddress(host) && !values['allow-keyless-remote']) {
       await store.close();
       throw new ValidationError(
         `Refusing to serve ${host} without API keys: anyone who reaches it could use it. Set TRAWL_API_KEYS, listen on 127.0.0.1, or pass --allow-keyless-remote.`,
@@ -104,11 +99,15 @@ export const serveCommand: Command = {
         ...(feedbackOptedOutTeams ? { optedOutTeams: feedbackOptedOutTeams } : {}),
       },
     });
+    // Deliveries a previous run left pending go first, so each job's events stay in order.
+    const webhooksPending = await app.webhooks.resumePending();
     const resumed = await app.jobs.restore();
-    const address = await app.listen({ port, host });
+    await app.listen({ port, host });
+    // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
     io.stderr(
-      `Trawl /v2 server on ${address}${keys.keyless ? ' (keyless: no API key configured, loopback only)' : ''}` +
-        `${resumed.length > 0 ? `; resumed ${resumed.length} job(s)` : ''}\n`,
+      `${listeningLine(app.server.address(), keys.keyless)}` +
+        `${resumed.length > 0 ? `; resumed ${resumed.length} job(s)` : ''}` +
+        `${webhooksPending > 0 ? `; ${webhooksPending} pending webhook(s) queued again` : ''}\n`,
     );
 
     const stop = new AbortController();
@@ -120,10 +119,15 @@ export const serveCommand: Command = {
       stop.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     process.off('SIGTERM', onTerm);
+    // Webhooks first: a receiver that keeps failing would otherwise hold the shutdown for its
+    // whole retry schedule (a minute and more). Undelivered events stay pending in the store.
+    await app.webhooks.close();
     // Stop taking requests; running jobs keep their frontier in the store and resume at the next
     // start, so they are left as they are rather than cancelled.
     await app.close();
-    io.stderr('Trawl server stopped; running jobs continue at the next start.\n');
+    io.stderr(
+      'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',
+    );
     return 0;
   },
 };

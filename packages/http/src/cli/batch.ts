@@ -1,0 +1,128 @@
+/**
+ * `trawl batch <url>...`: a list of pages scraped as one job (the batch scrape of `/v2`), written
+ * as `trawl crawl` writes a site: JSON lines on stdout or markdown files with `--out`, resumable.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  batchScrape,
+  resumeJob,
+  SqliteStore,
+  ValidationError,
+  type BatchScrapeOptions,
+  type FormatName,
+  type Job,
+} from '@trawl/core';
+import { loadConfig } from '../config.ts';
+import { parseFlags, UsageError } from './args.ts';
+import type { Command } from './index.ts';
+import { writeJob } from './job-output.ts';
+import {
+  checkPageSettings,
+  formatsFrom,
+  jobPageFormats,
+  outputFlagOptions,
+  pageCacheHelp,
+  pageFlagOptions,
+  pageFlagsHelp,
+  pageOptionsFrom,
+  quietHelp,
+  toInteger,
+} from './page-flags.ts';
+
+const usage = `Usage: trawl batch <url>... [options]
+       trawl batch --input <file> [options]
+       trawl batch --resume <id> [output options]
+
+Scrapes a list of pages as one job. By default each page is one JSON line on stdout (the whole
+document); with --out, markdown files in a folder. Progress goes to stderr. Ctrl-C stops the
+job and keeps it: continue it with --resume <id>.
+
+Options:
+  --input <file>         read URLs from a file, one per line ('-' for stdin; # comments)
+  --concurrency <n>      pages at once (maxConcurrency)
+  --format <list>        comma-separated or repeated: markdown (default), html, rawHtml,
+                         links, images (--formats is the same flag)
+${pageFlagsHelp}
+
+Output:
+  --out <dir>            write <dir>/<host>/<path>.md per page, <dir>/index.jsonl and
+                         <dir>/errors.jsonl, instead of stdout
+  --resume <id>          continue an interrupted batch (prints the whole batch again)
+${quietHelp}
+  -h, --help             show this help
+
+Exit status: 0 when the batch completed (per-page failures are listed on stderr), 1 when no
+page could be scraped, 2 for bad options, 130 when interrupted.
+${pageCacheHelp}
+`;
+
+/** The batch command. */
+export const batchCommand: Command = {
+  name: 'batch',
+  summary: 'Scrape a list of URLs as one job to JSON lines or markdown files; resumable',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      input: { type: 'string' },
+      concurrency: { type: 'string' },
+      ...outputFlagOptions,
+      ...pageFlagOptions,
+      out: { type: 'string' },
+      resume: { type: 'string' },
+    });
+    const urls = [...positionals, ...(values.input ? urlsOf(values.input) : [])];
+    if (values.resume !== undefined && urls.length > 0)
+      throw new UsageError('--resume takes the job id instead of URLs');
+    if (values.resume === undefined && urls.length === 0)
+      throw new UsageError('give at least one URL, or --input <file>');
+    const options: BatchScrapeOptions = {
+      ...pageOptionsFrom(values),
+      formats: formatsFrom(values, jobPageFormats, 'markdown') as FormatName[],
+    };
+    if (values.concurrency !== undefined)
+      options.maxConcurrency = toInteger(values.concurrency, '--concurrency', 'pages');
+
+    const config = loadConfig({ env: io.env });
+    checkPageSettings(options, config.engine);
+    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const context = { store, config: config.engine };
+    try {
+      let job: Job;
+      if (values.resume !== undefined) {
+        const resumed = await resumeJob(values.resume, context);
+        if (!resumed) throw new ValidationError(`no batch '${values.resume}' in ${config.dataDir}`);
+        job = resumed;
+      } else {
+        const started = batchScrape(urls, options, context);
+        for (const invalid of started.invalidURLs)
+          io.stderr(`skipped '${invalid}': not a valid URL\n`);
+        job = started;
+      }
+      const status = await writeJob(job, values, io, {
+        command: 'batch',
+        dataDir: config.dataDir,
+        resumed: values.resume !== undefined,
+      });
+      if (status !== 130) await store.close();
+      return status;
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  },
+};
+
+/** The URLs of a file (or stdin), one per line; blank lines and `#` comments are skipped. */
+function urlsOf(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+  } catch {
+    throw new UsageError(`--input: cannot read '${path}'`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}

@@ -1,0 +1,183 @@
+/**
+ * The conventions the `trawl` commands share (issue 23): a mistake in the command line is one
+ * line naming the flag and `--help` with exit 2; a flag has one name on every page command;
+ * `--quiet` prints nothing; options whose setting is missing are refused before any work.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { runCli } from '@trawl/http';
+import { parseCrawlArgs } from '../src/cli/crawl.js';
+import { userDirectory } from '../src/cli/cwd.js';
+import { listeningLine } from '../src/cli/listening.js';
+
+const site = inject('fixtureUrl');
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-cli-conventions-'));
+  const code = await runCli(args, {
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+    env: { TRAWL_DATA_DIR: dataDir, ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('usage errors', () => {
+  it('name an unknown flag, the flag it resembles and --help, on one line, with exit 2', async () => {
+    const result = await run(['crawl', `${site}/`, '--formt', 'html']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "trawl crawl: unknown option '--formt' (did you mean '--format'?); see 'trawl crawl --help'\n",
+    });
+  });
+
+  it('name a flag given without its value', async () => {
+    const result = await run(['scrape', `${site}/`, '--timeout']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "trawl scrape: option '--timeout' needs a value; see 'trawl scrape --help'\n",
+    );
+  });
+
+  it('say what argument is missing', async () => {
+    for (const command of ['scrape', 'crawl', 'map', 'batch', 'parse']) {
+      const result = await run([command]);
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toMatch(
+        new RegExp(`^trawl ${command}: give .+; see 'trawl ${command} --help'\\n$`),
+      );
+    }
+  });
+});
+
+describe('trawl --version', () => {
+  it('prints the package version and the Node.js it runs on', async () => {
+    const result = await run(['--version']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^trawl \d+\.\d+\.\d+ \(Node\.js \d+\.\d+\.\d+\)\n$/);
+  });
+});
+
+describe('the page flags', () => {
+  it('take --format and --formats as one flag on crawl (a list, or repeated)', () => {
+    const spellings = [
+      ['--format', 'markdown,links'],
+      ['--formats', 'markdown,links'],
+      ['--format', 'markdown', '--formats', 'links'],
+    ];
+    for (const flags of spellings) {
+      expect(
+        parseCrawlArgs([site, ...flags]).options?.scrapeOptions?.formats,
+        flags.join(' '),
+      ).toEqual(['markdown', 'links']);
+    }
+  });
+
+  it('give scrape several formats as one JSON document', async () => {
+    const result = await run(['scrape', `${site}/`, '--formats', 'markdown,links', '--no-cache']);
+    expect(result.code).toBe(0);
+    const document = JSON.parse(result.stdout) as { markdown: string; links: string[] };
+    expect(document.markdown.length).toBeGreaterThan(0);
+    expect(Array.isArray(document.links)).toBe(true);
+  });
+
+  it('have the same names on batch and map', async () => {
+    const batch = await run([
+      'batch',
+      `${site}/`,
+      `${site}/tables.html`,
+      '--formats',
+      'links',
+      '-q',
+    ]);
+    expect(batch.code).toBe(0);
+    const lines = batch.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('links');
+    const map = await run(['map', `${site}/`, '--format', 'json', '--limit', '3', '--quiet']);
+    expect(map.code).toBe(0);
+    expect((JSON.parse(map.stdout) as { links: unknown[] }).links.length).toBeLessThanOrEqual(3);
+  });
+
+  it('explain the page cache and its flags in --help', async () => {
+    for (const command of ['scrape', 'crawl', 'batch']) {
+      const help = (await run([command, '--help'])).stdout;
+      expect(help, command).toContain('a page scraped in the last 2 days is served from the cache');
+      expect(help, command).toMatch(/--max-age <ms>/);
+      expect(help, command).toMatch(/--no-cache/);
+    }
+  });
+});
+
+describe('--quiet', () => {
+  it('leaves stderr empty on a crawl that completed, summary included', async () => {
+    const result = await run(['crawl', `${site}/`, '--limit', '2', '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('options that need a setting', () => {
+  it('refuse monitor create --email without TRAWL_SMTP_URL, creating nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-cli-conventions-'));
+    const env = { TRAWL_DATA_DIR: dataDir };
+    const created = await run(
+      ['monitor', 'create', '--name', 'N', '--schedule', 'hourly', '--email', 'a@b.c', `${site}/`],
+      env,
+    );
+    expect(created.code).toBe(2);
+    expect(created.stderr).toMatch(/^trawl monitor: --email needs .*TRAWL_SMTP_URL/);
+    expect((await run(['monitor', 'list'], env)).stdout).toBe('');
+  });
+
+  it('refuse --proxy basic without TRAWL_PROXY_URL before fetching', async () => {
+    const result = await run(['scrape', `${site}/`, '--proxy', 'basic']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--proxy basic needs a proxy: set TRAWL_PROXY_URL/);
+  });
+});
+
+describe('where relative paths point', () => {
+  it('is the folder npm run was started from, for the checkout own scripts', () => {
+    const npm = { INIT_CWD: '/home/me/notes', npm_lifecycle_event: 'trawl' };
+    expect(userDirectory({ ...npm, npm_package_name: 'trawl' }, '/src/trawl')).toBe(
+      '/home/me/notes',
+    );
+    // Another package's script keeps npm's rule; outside npm the working directory counts.
+    expect(userDirectory({ ...npm, npm_package_name: 'my-site' }, '/src/my-site')).toBe(
+      '/src/my-site',
+    );
+    expect(userDirectory({ INIT_CWD: '/elsewhere' }, '/here')).toBe('/here');
+    // A test run started with npm keeps the folder it starts trawl in.
+    const testRun = {
+      INIT_CWD: '/src/trawl',
+      npm_package_name: 'trawl',
+      npm_lifecycle_event: 'npx',
+    };
+    expect(userDirectory(testRun, '/tmp/case')).toBe('/tmp/case');
+  });
+});
+
+describe('the start-up line of trawl serve', () => {
+  it('names every address and says a keyless server on it is reachable from elsewhere', () => {
+    const line = listeningLine({ address: '0.0.0.0', family: 'IPv4', port: 3002 }, true);
+    expect(line).toMatch(/^Trawl \/v2 server on http:\/\/0\.0\.0\.0:3002 \(every IPv4 address/);
+    expect(line).toContain('keyless');
+    expect(line).toContain('reachable from other machines');
+    expect(line).not.toContain('loopback only');
+  });
+
+  it('says a keyless loopback server is reachable from this machine only', () => {
+    const line = listeningLine({ address: '127.0.0.1', family: 'IPv4', port: 4000 }, true);
+    expect(line).toBe(
+      'Trawl /v2 server on http://127.0.0.1:4000; keyless: no API key configured, reachable from this machine only',
+    );
+  });
+});
