@@ -118,6 +118,9 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
   });
   app.decorateRequest('team', '');
   limitJsonDepth(app);
+  // Retries waiting on a failing receiver must not hold a closing server; what was not
+  // delivered stays pending in the store for the next start.
+  app.addHook('onClose', () => webhooks.close());
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) {
