@@ -218,7 +218,8 @@ async function startInternalService(): Promise<InternalService> {
 
 /**
  * Every way a session's client reaches the internal service, in each context it has: navigations
- * (plain and IPv4-mapped loopback), and a data: page's fetches and WebSockets. Returns the
+ * (plain and IPv4-mapped loopback), a worker's fetches from what loaded there, and a data: page's
+ * fetches and WebSockets. Returns the
  * connections the service saw for each.
  */
 async function probeInternal(
@@ -240,6 +241,19 @@ async function probeInternal(
     for (const [form, host] of Object.entries(hosts)) {
       const url = `http://${host}:${service.port}/`;
       await count(`context ${index}: navigate ${form}`, () => page.goto(url, { timeout: 5000 }));
+      // A worker of whatever page that origin shows (a refusal in a guarded session).
+      await count(`context ${index}: worker fetch ${form}`, () =>
+        page.evaluate((target) => {
+          const script = `fetch(${JSON.stringify(target)}, { mode: 'no-cors' }).finally(() => postMessage(1))`;
+          const worker = new Worker(
+            URL.createObjectURL(new Blob([script], { type: 'text/javascript' })),
+          );
+          return new Promise((resolve) => {
+            worker.onmessage = worker.onerror = resolve;
+            setTimeout(resolve, 3000);
+          });
+        }, url),
+      );
       await page.goto('data:text/html,<p>attacker</p>');
       await count(`context ${index}: fetch ${form}`, () =>
         page.evaluate((target) => fetch(target, { mode: 'no-cors' }).then(() => 'ok'), url),
@@ -548,7 +562,7 @@ describe.skipIf(chromiumMissing)('a session’s browser and the server’s own n
     const browser = await chromium.connectOverCDP(session.cdpUrl);
     try {
       const seen = await probeInternal(browser, service);
-      expect(Object.keys(seen)).toHaveLength(12);
+      expect(Object.keys(seen)).toHaveLength(16);
       for (const [probe, connections] of Object.entries(seen)) expect(connections, probe).toBe(0);
       expect(service.connections).toBe(0);
     } finally {
