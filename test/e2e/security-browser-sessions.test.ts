@@ -198,7 +198,11 @@ interface InternalService {
 async function startInternalService(): Promise<InternalService> {
   const server: HttpServer = createServer((_req, res) => {
     // A fresh connection per request, so that each probe is counted on its own.
-    res.writeHead(200, { 'content-type': 'text/html', connection: 'close' });
+    res.writeHead(200, {
+      'content-type': 'text/html',
+      connection: 'close',
+      'cache-control': 'no-store',
+    });
     res.end('<p>INTERNAL ADMIN PAGE</p>');
   });
   const service = { port: 0, connections: 0, close: async () => {} };
@@ -231,7 +235,9 @@ async function probeInternal(
     const before = service.connections;
     await probe().catch(() => undefined);
     // Connections are counted when the service accepts them, which may trail the page a little.
-    await settle(300);
+    for (let waited = 0; service.connections === before && waited < 1000; waited += 100) {
+      await settle(100);
+    }
     seen[name] = service.connections - before;
   };
   const hosts = { loopback: '127.0.0.1', mapped: '[::ffff:7f00:1]' };
@@ -252,11 +258,14 @@ async function probeInternal(
             worker.onmessage = worker.onerror = resolve;
             setTimeout(resolve, 3000);
           });
-        }, url),
+        }, `${url}worker`),
       );
       await page.goto('data:text/html,<p>attacker</p>');
       await count(`context ${index}: fetch ${form}`, () =>
-        page.evaluate((target) => fetch(target, { mode: 'no-cors' }).then(() => 'ok'), url),
+        page.evaluate(
+          (target) => fetch(target, { mode: 'no-cors' }).then(() => 'ok'),
+          `${url}fetch`,
+        ),
       );
       await count(`context ${index}: websocket ${form}`, () =>
         page.evaluate(
@@ -587,6 +596,27 @@ describe.skipIf(chromiumMissing)('a session’s browser and the server’s own n
     } finally {
       await browser.close();
       await destroy(guarded, keyA, session.id);
+    }
+  });
+
+  it('refuses a redirect to file: where the fixture site loads (the guarded server refuses it earlier)', async () => {
+    const session = await createSession(open, keyA);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await page
+        .goto(`${fixture}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`, {
+          timeout: 5000,
+        })
+        .catch(() => undefined);
+      await settle();
+      for (const { url, text } of await everything(browser)) {
+        expect(url).not.toMatch(/^file:/);
+        expect(text).not.toMatch(passwdLine);
+      }
+    } finally {
+      await browser.close();
+      await destroy(open, keyA, session.id);
     }
   });
 
