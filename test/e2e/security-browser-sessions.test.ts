@@ -4,7 +4,10 @@
  * the store's own database, file inputs, dropped files), nothing but the session's relay can
  * attach to its Chromium (no DevToolsActivePort, no debugging port for another session's code to
  * find), running code is off unless the operator turns it on, and code that runs may not read
- * files, list folders, start processes or workers.
+ * files, list folders, start processes or workers. And a session's browser may not reach the
+ * server's loopback or private addresses when the server refuses them: an "internal service" on
+ * loopback counts the connections it gets, and a control server that allows private addresses
+ * shows that the same probes do reach it there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -15,6 +18,8 @@ import {
   readlinkSync,
   statSync,
 } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -178,6 +183,101 @@ async function everything(browser: Browser): Promise<Array<{ url: string; text: 
         ]);
         seen.push({ url: frame.url(), text });
       }
+    }
+  }
+  return seen;
+}
+
+/** A service on the server's loopback that trusts local callers; it counts who connects. */
+interface InternalService {
+  port: number;
+  connections: number;
+  close: () => Promise<void>;
+}
+
+async function startInternalService(): Promise<InternalService> {
+  const server: HttpServer = createServer((_req, res) => {
+    // A fresh connection per request, so that each probe is counted on its own.
+    res.writeHead(200, {
+      'content-type': 'text/html',
+      connection: 'close',
+      'cache-control': 'no-store',
+    });
+    res.end('<p>INTERNAL ADMIN PAGE</p>');
+  });
+  const service = { port: 0, connections: 0, close: async () => {} };
+  server.on('connection', () => service.connections++);
+  // A WebSocket handshake is counted by its connection; no need to answer it.
+  server.on('upgrade', (_req, socket) => socket.destroy());
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  service.port = (server.address() as AddressInfo).port;
+  service.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return service;
+}
+
+/**
+ * Every way a session's client reaches the internal service, in each context it has: navigations
+ * (plain and IPv4-mapped loopback), a worker's fetches from what loaded there, and a data: page's
+ * fetches and WebSockets. Returns the
+ * connections the service saw for each.
+ */
+async function probeInternal(
+  browser: Browser,
+  service: InternalService,
+): Promise<Record<string, number>> {
+  const seen: Record<string, number> = {};
+  const count = async (name: string, probe: () => Promise<unknown>) => {
+    const before = service.connections;
+    await probe().catch(() => undefined);
+    // Connections are counted when the service accepts them, which may trail the page a little.
+    for (let waited = 0; service.connections === before && waited < 1000; waited += 100) {
+      await settle(100);
+    }
+    seen[name] = service.connections - before;
+  };
+  const hosts = { loopback: '127.0.0.1', mapped: '[::ffff:7f00:1]' };
+  const contexts = [browser.contexts()[0]!, await browser.newContext()];
+  for (const [index, context] of contexts.entries()) {
+    const page = context.pages()[0] ?? (await context.newPage());
+    for (const [form, host] of Object.entries(hosts)) {
+      const url = `http://${host}:${service.port}/`;
+      await count(`context ${index}: navigate ${form}`, () => page.goto(url, { timeout: 5000 }));
+      // A worker of whatever page that origin shows (a refusal in a guarded session).
+      await count(`context ${index}: worker fetch ${form}`, () =>
+        page.evaluate((target) => {
+          const script = `fetch(${JSON.stringify(target)}, { mode: 'no-cors' }).finally(() => postMessage(1))`;
+          const worker = new Worker(
+            URL.createObjectURL(new Blob([script], { type: 'text/javascript' })),
+          );
+          return new Promise((resolve) => {
+            worker.onmessage = worker.onerror = resolve;
+            setTimeout(resolve, 3000);
+          });
+        }, `${url}worker`),
+      );
+      await page.goto('data:text/html,<p>attacker</p>');
+      await count(`context ${index}: fetch ${form}`, () =>
+        page.evaluate(
+          (target) => fetch(target, { mode: 'no-cors' }).then(() => 'ok'),
+          `${url}fetch`,
+        ),
+      );
+      await count(`context ${index}: websocket ${form}`, () =>
+        page.evaluate(
+          (target) =>
+            new Promise((resolve) => {
+              const socket = new WebSocket(target);
+              socket.onopen = socket.onerror = socket.onclose = resolve;
+              setTimeout(resolve, 3000);
+            }),
+          url.replace(/^http/, 'ws'),
+        ),
+      );
     }
   }
   return seen;
@@ -445,6 +545,92 @@ describe.skipIf(chromiumMissing)('session code on a server with TRAWL_BROWSER_EX
       await browserB.close();
       await destroy(server, keyA, a.id);
       await destroy(server, keyB, b.id);
+    }
+  });
+});
+
+describe.skipIf(chromiumMissing)('a session’s browser and the server’s own network', () => {
+  let guarded: Server;
+  let open: Server;
+  let service: InternalService;
+  beforeAll(async () => {
+    service = await startInternalService();
+    // trawl serve refuses private addresses unless told otherwise.
+    [guarded, open] = await Promise.all([
+      serve(),
+      serve({ TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([guarded?.close(), open?.close()]);
+    await service?.close();
+  });
+
+  it('never reaches a loopback service, in any form or context, when private addresses are refused', async () => {
+    const session = await createSession(guarded, keyA);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const seen = await probeInternal(browser, service);
+      expect(Object.keys(seen)).toHaveLength(16);
+      for (const [probe, connections] of Object.entries(seen)) expect(connections, probe).toBe(0);
+      expect(service.connections).toBe(0);
+    } finally {
+      await browser.close();
+      await destroy(guarded, keyA, session.id);
+    }
+  });
+
+  it('refuses a context with a proxy of its own, which would go around the guard', async () => {
+    const session = await createSession(guarded, keyA);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      await expect(browser.newContext({ proxy: { server: 'http://127.0.0.1:9' } })).rejects.toThrow(
+        /proxy of its own/,
+      );
+      const cdp = await browser.newBrowserCDPSession();
+      for (const params of [{ proxyServer: 'direct://' }, { proxyBypassList: '*' }]) {
+        await expect(cdp.send('Target.createBrowserContext', params)).rejects.toThrow(
+          /proxy of its own/,
+        );
+      }
+    } finally {
+      await browser.close();
+      await destroy(guarded, keyA, session.id);
+    }
+  });
+
+  it('refuses a redirect to file: where the fixture site loads (the guarded server refuses it earlier)', async () => {
+    const session = await createSession(open, keyA);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const page = browser.contexts()[0]!.pages()[0]!;
+      await page
+        .goto(`${fixture}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`, {
+          timeout: 5000,
+        })
+        .catch(() => undefined);
+      await settle();
+      for (const { url, text } of await everything(browser)) {
+        expect(url).not.toMatch(/^file:/);
+        expect(text).not.toMatch(passwdLine);
+      }
+    } finally {
+      await browser.close();
+      await destroy(open, keyA, session.id);
+    }
+  });
+
+  it('does reach it when the operator allows private addresses (the probes see a leak)', async () => {
+    const session = await createSession(open, keyA);
+    const browser = await chromium.connectOverCDP(session.cdpUrl);
+    try {
+      const seen = await probeInternal(browser, service);
+      for (const [probe, connections] of Object.entries(seen)) {
+        expect(connections, probe).toBeGreaterThan(0);
+      }
+    } finally {
+      await browser.close();
+      await destroy(open, keyA, session.id);
     }
   });
 });

@@ -14,6 +14,13 @@
  * Chromium's own URLBlocklist policy would say the same, but Linux Chromium reads policies only
  * from /etc/chromium/policies/managed, for every Chromium of the machine and writable by root
  * alone; it has no switch for a policy file of one process.
+ *
+ * A guarded session's Chromium sends every connection through the session's guard proxy (see
+ * sessions.ts). The one CDP command that can take a context's traffic around it is
+ * `Target.createBrowserContext` with a proxy of the client's own, so that is refused in guarded
+ * sessions. Other commands that touch requests keep them inside Chromium's network stack, hence
+ * behind the proxy: `Fetch.continueRequest` with a new URL, `Network.loadNetworkResource`,
+ * service workers, prefetches. `Fetch.fulfillRequest` answers without any connection at all.
  */
 
 /** Schemes a session's pages may load. */
@@ -25,7 +32,13 @@ const allowedSchemes = new Set(['http:', 'https:', 'data:', 'blob:']);
 const allowedAboutPages = new Set(['about:blank', 'about:srcdoc']);
 
 /** Whole domains no client needs and each of which can reach the disk or escape the relay. */
-const refusedDomains = new Set(['Extensions', 'PWA', 'FileSystem']);
+const refusedDomains = new Set([
+  'Extensions',
+  'PWA',
+  'FileSystem',
+  // Makes the browser listen on a port of the server's machine for the client.
+  'Tethering',
+]);
 
 /** Commands refused, with why (the reason goes back to the client as the CDP error). */
 const refusedMethods: Record<string, string> = {
@@ -40,6 +53,14 @@ const refusedMethods: Record<string, string> = {
   'Browser.crash': 'not available in sessions',
   'Browser.crashGpuProcess': 'not available in sessions',
 };
+
+/** What the policy needs to know of the session it checks commands for. */
+export interface SessionPolicy {
+  /** The session's download folder, which replaces any folder a client names. */
+  downloadsDir: string;
+  /** Whether the session's traffic goes through a guard proxy that clients may not leave. */
+  isNetworkGuarded: boolean;
+}
 
 /** What the policy decided about one command. */
 export type CdpVerdict = { allowed: true; params: unknown } | { allowed: false; reason: string };
@@ -57,12 +78,16 @@ export function isSessionUrlAllowed(url: string): boolean {
 }
 
 /**
- * Checks one command of a client; `downloadsDir` replaces any download folder it names.
+ * Checks one command of a client for a session.
  *
  * @param method the CDP method, e.g. `Page.navigate`
  * @param params its parameters as sent
  */
-export function checkCdpCommand(method: string, params: unknown, downloadsDir: string): CdpVerdict {
+export function checkCdpCommand(
+  method: string,
+  params: unknown,
+  { downloadsDir, isNetworkGuarded }: SessionPolicy,
+): CdpVerdict {
   const record = isRecord(params) ? params : {};
   const domain = method.split('.')[0] ?? '';
   if (refusedDomains.has(domain)) {
@@ -86,6 +111,16 @@ export function checkCdpCommand(method: string, params: unknown, downloadsDir: s
       return record['url'] === ''
         ? { allowed: true, params }
         : urlVerdict(method, record['url'], params);
+    case 'Target.createBrowserContext':
+      // Playwright sends these only for `newContext({ proxy })`; absent keys mean the launch
+      // proxy, which is the guard.
+      if (isNetworkGuarded && ('proxyServer' in record || 'proxyBypassList' in record)) {
+        return {
+          allowed: false,
+          reason: `${method}: a context may not have a proxy of its own in this session: its traffic goes through the server’s address guard (private addresses are refused)`,
+        };
+      }
+      return { allowed: true, params };
     case 'Input.dispatchDragEvent': {
       const data = isRecord(record['data']) ? record['data'] : {};
       const files = data['files'];

@@ -10,7 +10,7 @@
  * and event goes back only to the client it belongs to. Every command passes {@link checkCdpCommand}
  * first.
  */
-import { checkCdpCommand } from './cdp-policy.ts';
+import { checkCdpCommand, type SessionPolicy } from './cdp-policy.ts';
 import type { ChromiumPipe } from './chromium-pipe.ts';
 
 /** A client's end of the relay. */
@@ -52,16 +52,16 @@ const closeGraceMs = 3000;
 /** Multiplexes one piped Chromium among any number of CDP clients, under the session policy. */
 export class CdpRelay {
   readonly #pipe: ChromiumPipe;
-  readonly #downloadsDir: string;
+  readonly #policy: SessionPolicy;
   readonly #pending = new Map<number, Pending>();
   /** Which client each CDP session (browser or page) belongs to. */
   readonly #owners = new Map<string, Client>();
   readonly #clients = new Set<Client>();
   #nextId = 1;
 
-  constructor(pipe: ChromiumPipe, downloadsDir: string) {
+  constructor(pipe: ChromiumPipe, policy: SessionPolicy) {
     this.#pipe = pipe;
-    this.#downloadsDir = downloadsDir;
+    this.#policy = policy;
     pipe.onMessage((message) => this.#fromBrowser(message));
     void pipe.exited.then(() => {
       for (const pending of this.#pending.values()) {
@@ -146,7 +146,7 @@ export class CdpRelay {
       answer({ error: { code: refusedCode, message: 'Session with given id not found.' } });
       return;
     }
-    const verdict = checkCdpCommand(method, message.params ?? {}, this.#downloadsDir);
+    const verdict = checkCdpCommand(method, message.params ?? {}, this.#policy);
     if (!verdict.allowed) {
       answer({ error: { code: refusedCode, message: verdict.reason } });
       return;

@@ -60,6 +60,19 @@ export const guardedChromiumArgs: readonly string[] = [
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
+/**
+ * Switches that put a whole browser behind the proxy: set at launch, they hold for every context
+ * (a session's policy refuses a context proxy of its own), and loopback is not exempt (Chromium
+ * bypasses proxies for it unless told `<-loopback>`).
+ */
+export function launchProxyArgs(proxy: GuardProxy): string[] {
+  return [
+    `--proxy-server=${proxy.contextProxy.server}`,
+    `--proxy-bypass-list=${proxy.contextProxy.bypass}`,
+    ...guardedChromiumArgs,
+  ];
+}
+
 /** Marks the proxy's own refusals among the answers Chromium receives. */
 export const blockedHeader = 'x-trawl-blocked';
 

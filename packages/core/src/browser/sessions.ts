@@ -7,7 +7,9 @@
  * connects to, so sessions must share nothing with each other or with the scrape pool. Its only
  * DevTools connection is a pipe held by the session's relay (no port, no `DevToolsActivePort`),
  * and every client goes through that relay, which refuses what would read the server's files
- * (issue 14). A session ends when deleted, after `ttl` seconds in all, or after `activityTtl`
+ * (issue 14). With `addressGuard`, the whole Chromium is launched behind a guard proxy of the
+ * session's own, so that no client can reach loopback or private addresses through it, whatever
+ * it makes the browser load. A session ends when deleted, after `ttl` seconds in all, or after `activityTtl`
  * seconds without activity; its profile (when it has one with `saveChanges`) is saved when it ends.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
@@ -28,6 +30,12 @@ import { runActions, type actionsSchema, type CapturedFile } from './actions.ts'
 import { CdpRelay, type CdpPeer } from './cdp-relay.ts';
 import { ChromiumPipe } from './chromium-pipe.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
+import {
+  launchProxyArgs,
+  startGuardProxy,
+  type GuardProxy,
+  type GuardProxyOptions,
+} from './guard-proxy.ts';
 import { firstLine } from './pool.ts';
 import { BrowserProfiles } from './profiles.ts';
 import { runSessionCode } from './session-code.ts';
@@ -69,6 +77,13 @@ export interface BrowserSessionsOptions {
    * refuses it (`off`; actions still run). @default 'off'
    */
   execute?: BrowserExecuteMode;
+  /**
+   * When set, each session's browser reaches the network only through a guard proxy of its own
+   * with these options (private addresses refused, `upstream` chained to), as guarded scrapes
+   * do; its clients may not give a context another proxy. Unset: sessions reach whatever the
+   * machine reaches. The server sets it unless private addresses are allowed.
+   */
+  addressGuard?: GuardProxyOptions | undefined;
   /** How often expiry is checked, in ms. @default 1000 */
   sweepMs?: number;
 }
@@ -85,6 +100,8 @@ const startTimeoutMs = 30_000;
 interface SessionParts {
   relay: CdpRelay;
   pipe: ChromiumPipe;
+  /** The session's guard proxy, which all of its Chromium's connections go through. */
+  proxy: GuardProxy | undefined;
   /** The server's own Playwright connection (actions, profiles). */
   browser: Browser | undefined;
 }
@@ -137,14 +154,17 @@ export class BrowserSessions {
     await Promise.all(Object.values(folders).map((dir) => mkdir(dir, { mode: 0o700 })));
     const id = randomUUID();
     const token = randomBytes(24).toString('base64url');
+    const guard = this.#options.addressGuard;
+    const proxy = guard ? await startGuardProxy(guard) : undefined;
     const pipe = new ChromiumPipe({
       executablePath,
       userDataDir: folders.profile,
-      extraArgs: [`--trawl-session=${id}`],
+      extraArgs: [`--trawl-session=${id}`, ...(proxy ? launchProxyArgs(proxy) : [])],
     });
     const parts: SessionParts & { token: string } = {
-      relay: new CdpRelay(pipe, folders.downloads),
+      relay: new CdpRelay(pipe, { downloadsDir: folders.downloads, isNetworkGuarded: !!proxy }),
       pipe,
+      proxy,
       browser: undefined,
       token,
     };
@@ -164,6 +184,7 @@ export class BrowserSessions {
       this.#parts.delete(id);
       await parts.browser?.close().catch(() => undefined);
       await parts.relay.close();
+      await proxy?.close();
       await rm(root, { recursive: true, force: true });
       const said = pipe.stderr ? ` (Chromium said: ${pipe.stderr.split('\n').at(-1)})` : '';
       throw new FetchError(
@@ -388,6 +409,7 @@ export class BrowserSessions {
     this.#parts.delete(session.id);
     await parts?.browser?.close().catch(() => undefined);
     await parts?.relay.close();
+    await parts?.proxy?.close();
     await rm(session.userDataDir, { recursive: true, force: true }).catch(() => undefined);
   }
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { checkCdpCommand, isSessionUrlAllowed } from '../../src/browser/cdp-policy.js';
 
 const downloads = '/tmp/trawl-session-x/downloads';
+const guarded = { downloadsDir: downloads, isNetworkGuarded: true };
+const unguarded = { downloadsDir: downloads, isNetworkGuarded: false };
 
 describe('the CDP policy of browser sessions', () => {
   it.each([
@@ -27,23 +29,24 @@ describe('the CDP policy of browser sessions', () => {
   });
 
   it('refuses navigations and new tabs to refused URLs, and allows a blank tab', () => {
+    expect(checkCdpCommand('Page.navigate', { url: 'file:///etc/passwd' }, guarded)).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('refused'),
+    });
     expect(
-      checkCdpCommand('Page.navigate', { url: 'file:///etc/passwd' }, downloads),
-    ).toMatchObject({ allowed: false, reason: expect.stringContaining('refused') });
-    expect(
-      checkCdpCommand('Target.createTarget', { url: 'chrome://settings' }, downloads),
+      checkCdpCommand('Target.createTarget', { url: 'chrome://settings' }, guarded),
     ).toMatchObject({ allowed: false });
-    expect(checkCdpCommand('Target.createTarget', { url: '' }, downloads)).toMatchObject({
+    expect(checkCdpCommand('Target.createTarget', { url: '' }, guarded)).toMatchObject({
       allowed: true,
     });
     expect(
       checkCdpCommand(
         'Fetch.continueRequest',
         { requestId: '1', url: 'file:///etc/passwd' },
-        downloads,
+        guarded,
       ),
     ).toMatchObject({ allowed: false });
-    expect(checkCdpCommand('Fetch.continueRequest', { requestId: '1' }, downloads)).toMatchObject({
+    expect(checkCdpCommand('Fetch.continueRequest', { requestId: '1' }, guarded)).toMatchObject({
       allowed: true,
     });
   });
@@ -60,7 +63,7 @@ describe('the CDP policy of browser sessions', () => {
       ['Extensions.loadUnpacked', { path: '/tmp/ext' }],
       ['PWA.install', { manifestId: 'x', installUrlOrBundleUrl: 'file:///x' }],
     ] as const) {
-      expect(checkCdpCommand(method, params, downloads), method).toMatchObject({ allowed: false });
+      expect(checkCdpCommand(method, params, guarded), method).toMatchObject({ allowed: false });
     }
   });
 
@@ -69,7 +72,7 @@ describe('the CDP policy of browser sessions', () => {
       checkCdpCommand(
         'Browser.setDownloadBehavior',
         { behavior: 'allowAndName', downloadPath: '/etc', eventsEnabled: true },
-        downloads,
+        guarded,
       ),
     ).toEqual({
       allowed: true,
@@ -77,9 +80,42 @@ describe('the CDP policy of browser sessions', () => {
     });
   });
 
+  it.each([
+    ['Target.createBrowserContext', { proxyServer: 'http://127.0.0.1:3128' }, false],
+    ['Target.createBrowserContext', { proxyServer: 'direct://' }, false],
+    ['Target.createBrowserContext', { proxyServer: '' }, false],
+    ['Target.createBrowserContext', { proxyBypassList: '*' }, false],
+    [
+      'Target.createBrowserContext',
+      { disposeOnDetach: true, proxyServer: 'socks5://10.0.0.1:1080', proxyBypassList: '' },
+      false,
+    ],
+    ['Tethering.bind', { port: 9222 }, false],
+    ['Target.createBrowserContext', { disposeOnDetach: true }, true],
+    ['Target.createBrowserContext', {}, true],
+    ['Network.setBypassServiceWorker', { bypass: true }, true],
+    ['Fetch.continueRequest', { requestId: '1', url: 'http://10.0.0.1/' }, true],
+    ['Network.loadNetworkResource', { url: 'http://127.0.0.1/', options: {} }, true],
+    ['Fetch.fulfillRequest', { requestId: '1', responseCode: 200 }, true],
+  ] as const)(
+    'keeps a guarded session behind its proxy: %s %j allowed: %s',
+    (method, params, allowed) => {
+      // Requests that stay inside Chromium's network stack still pass the guard proxy.
+      expect(checkCdpCommand(method, params, guarded)).toMatchObject({ allowed });
+    },
+  );
+
+  it('lets an unguarded session give a context its own proxy', () => {
+    const params = { proxyServer: 'http://127.0.0.1:3128', proxyBypassList: '' };
+    expect(checkCdpCommand('Target.createBrowserContext', params, unguarded)).toEqual({
+      allowed: true,
+      params,
+    });
+  });
+
   it('lets the rest through unchanged', () => {
     const params = { expression: '1 + 1' };
-    expect(checkCdpCommand('Runtime.evaluate', params, downloads)).toEqual({
+    expect(checkCdpCommand('Runtime.evaluate', params, guarded)).toEqual({
       allowed: true,
       params,
     });

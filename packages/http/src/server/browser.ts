@@ -89,6 +89,9 @@ export function browserRoutes(
     chromium: { configuredPath: config.chromiumPath },
     perTeam: config.browserSessionsPerTeam,
     execute: config.browserExecute,
+    // Like scrapes: a session's browser may not reach private addresses unless the operator
+    // allows them (issue 14).
+    addressGuard: config.allowPrivateAddresses ? undefined : { upstream: config.proxyUrl },
   });
   app.addHook('onClose', async () => {
     await sessions.close();
