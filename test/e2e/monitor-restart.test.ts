@@ -4,14 +4,13 @@
  * killed check commits none (the next check sees every page once, each `new`: baselines move only
  * when a check finishes), and the next scheduled run happens — once — for the time it was planned.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChangingSite, type ChangingSite } from '../fixture-site/changing-site.ts';
+import { startServe, type ServeProcess } from './serve-process.ts';
 
-const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 const key = 'fc-monitor-restart';
 const paths = ['/p0', '/p1', '/p2', '/p3', '/p4', '/p5'];
 
@@ -21,34 +20,17 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-/** Starts `trawl serve` and resolves once it prints its address. */
-async function serve(
-  dataDir: string,
-  port: number,
-): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
-    env: {
-      ...process.env,
-      TRAWL_DATA_DIR: dataDir,
-      PORT: String(port),
+/** Starts `trawl serve` on `dataDir` and `port` (0: any free one). */
+function serve(dataDir: string, port: number): Promise<ServeProcess> {
+  return startServe(
+    {
       TRAWL_API_KEYS: key,
       TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
-      TRAWL_LOG_LEVEL: 'silent',
       // Every minute: the test sees a scheduled run without waiting long.
       TRAWL_MONITOR_MIN_INTERVAL_MINUTES: '1',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const listening = await new Promise<number>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) resolve(Number(address[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { child, port: listening };
+    { dataDir, port },
+  );
 }
 
 interface Check {

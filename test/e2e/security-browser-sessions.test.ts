@@ -9,15 +9,7 @@
  * loopback counts the connections it gets, and a control server that allows private addresses
  * shows that the same probes do reach it there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,9 +17,9 @@ import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findChromium } from '@trawl/core';
+import { startServe, type ServeProcess } from './serve-process.ts';
 
 const fixture = inject('fixtureUrl');
-const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 const keyA = 'fc-sessions-team-a';
 const keyB = 'fc-sessions-team-b';
 /** A line of /etc/passwd: seeing it means the file was read. */
@@ -42,55 +34,12 @@ const chromiumMissing = (() => {
   }
 })();
 
-interface Server {
-  url: string;
-  dataDir: string;
-  child: ChildProcess;
-  close: () => Promise<void>;
+/** Starts `trawl serve` with two teams' keys. */
+function serve(env: Record<string, string> = {}): Promise<ServeProcess> {
+  return startServe({ TRAWL_API_KEYS: `team-a:${keyA},team-b:${keyB}`, ...env });
 }
 
-/** Starts `trawl serve` on a free port with two teams' keys and resolves once it listens. */
-async function serve(env: Record<string, string> = {}): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-security-sessions-'));
-  const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
-    env: {
-      ...process.env,
-      TRAWL_DATA_DIR: dataDir,
-      PORT: '0',
-      TRAWL_API_KEYS: `team-a:${keyA},team-b:${keyB}`,
-      TRAWL_LOG_LEVEL: 'silent',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 20_000);
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) {
-        clearTimeout(timer);
-        resolve(Number(address[1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    dataDir,
-    child,
-    close: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-async function api(server: Server, key: string, path: string, body?: unknown) {
+async function api(server: ServeProcess, key: string, path: string, body?: unknown) {
   const response = await fetch(`${server.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -99,13 +48,13 @@ async function api(server: Server, key: string, path: string, body?: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-async function createSession(server: Server, key: string) {
+async function createSession(server: ServeProcess, key: string) {
   const created = await api(server, key, '/v2/browser', { ttl: 120 });
   expect(created.status).toBe(200);
   return created.body as { id: string; cdpUrl: string };
 }
 
-async function destroy(server: Server, key: string, id: string): Promise<void> {
+async function destroy(server: ServeProcess, key: string, id: string): Promise<void> {
   await fetch(`${server.url}/v2/browser/${id}`, {
     method: 'DELETE',
     headers: { authorization: `Bearer ${key}` },
@@ -286,11 +235,11 @@ async function probeInternal(
 const settle = (ms = 1000) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(chromiumMissing)('a browser session on a default server', () => {
-  let server: Server;
+  let server: ServeProcess;
   beforeAll(async () => {
     server = await serve();
   });
-  afterAll(() => server?.close());
+  afterAll(() => server?.stop());
 
   it('refuses file:, chrome: and view-source: pages, the store’s own files included', async () => {
     const session = await createSession(server, keyA);
@@ -446,11 +395,11 @@ describe.skipIf(chromiumMissing)('a browser session on a default server', () => 
 });
 
 describe.skipIf(chromiumMissing)('session code on a server with TRAWL_BROWSER_EXECUTE=node', () => {
-  let server: Server;
+  let server: ServeProcess;
   beforeAll(async () => {
     server = await serve({ TRAWL_BROWSER_EXECUTE: 'node' });
   });
-  afterAll(() => server?.close());
+  afterAll(() => server?.stop());
 
   const execute = async (id: string, code: string) => {
     const run = await api(server, keyA, `/v2/browser/${id}/execute`, {
@@ -550,8 +499,8 @@ describe.skipIf(chromiumMissing)('session code on a server with TRAWL_BROWSER_EX
 });
 
 describe.skipIf(chromiumMissing)('a session’s browser and the server’s own network', () => {
-  let guarded: Server;
-  let open: Server;
+  let guarded: ServeProcess;
+  let open: ServeProcess;
   let service: InternalService;
   beforeAll(async () => {
     service = await startInternalService();
@@ -562,7 +511,7 @@ describe.skipIf(chromiumMissing)('a session’s browser and the server’s own n
     ]);
   });
   afterAll(async () => {
-    await Promise.all([guarded?.close(), open?.close()]);
+    await Promise.all([guarded?.stop(), open?.stop()]);
     await service?.close();
   });
 

@@ -12,20 +12,16 @@
  * exemption: that part is a library-level test, packages/core/test/browser/guard-proxy.test.ts.
  * DNS rebinding of webhooks: packages/core/test/defaults/webhook-rebinding.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type ServeProcess } from './serve-process.ts';
 
-const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 const key = 'fc-ssrf-test';
 const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
-let server: ChildProcess;
+let server: ServeProcess;
 let api: string;
 /** The internal service: counts connections, answers a secret. */
 let internal: Server;
@@ -44,36 +40,18 @@ beforeAll(async () => {
   await once(internal, 'listening');
   internalPort = (internal.address() as AddressInfo).port;
 
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TRAWL_DATA_DIR: mkdtempSync(join(tmpdir(), 'trawl-ssrf-')),
-    PORT: '0',
+  server = await startServe({
     TRAWL_API_KEYS: key,
-    TRAWL_LOG_LEVEL: 'silent',
     TRAWL_WEBHOOK_RETRIES: '0',
-  };
-  // Served, Trawl refuses private targets unless told otherwise: the default is under test.
-  delete env['TRAWL_ALLOW_PRIVATE_ADDRESSES'];
-  delete env['TRAWL_ALLOW_PRIVATE_TARGETS'];
-  server = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // Served, Trawl refuses private targets unless told otherwise: the default is under test.
+    TRAWL_ALLOW_PRIVATE_ADDRESSES: undefined,
+    TRAWL_ALLOW_PRIVATE_TARGETS: undefined,
   });
-  let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    server.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) resolve(Number(address[1]));
-    });
-    server.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  api = `http://127.0.0.1:${port}`;
+  api = server.url;
 }, 60_000);
 
 afterAll(async () => {
-  server.kill('SIGTERM');
-  if (server.exitCode === null) await once(server, 'exit');
+  await server.stop();
   for (const socket of sockets) socket.destroy();
   internal.close();
 });

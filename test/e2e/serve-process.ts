@@ -16,6 +16,10 @@ export interface ServeProcess {
   child: ChildProcess;
   url: string;
   port: number;
+  /** Its data folder (TRAWL_DATA_DIR). */
+  dataDir: string;
+  /** Its start-up line: the address it is bound to, who can reach it, what it resumed. */
+  line: string;
   /** Stops the process (SIGTERM) and waits, at most 10 s, for it to exit. */
   stop: () => Promise<void>;
   /** SIGKILL: a frozen server would not stop on SIGTERM. */
@@ -24,18 +28,39 @@ export interface ServeProcess {
   peakRss: () => number;
 }
 
+/** How to start it besides its environment. */
+export interface StartServeOptions {
+  /** More arguments of `trawl serve` (`--host`, `--allow-keyless-remote`…). */
+  args?: string[];
+  /** The data folder, to start a second server on what the first one left; a fresh one else. */
+  dataDir?: string;
+  /** The port, to start again where clients already point; a free one else. */
+  port?: number;
+}
+
 /**
- * Starts `trawl serve` on a free loopback port with a fresh data folder and `env` added to the
- * test's environment, and resolves once it prints its address (at most 60 s).
+ * Starts `trawl serve` with `env` added to the test's environment (a variable set to undefined is
+ * taken out of it), and resolves once it prints its start-up line (at most 60 s).
  */
-export async function startServe(env: Record<string, string>): Promise<ServeProcess> {
+export async function startServe(
+  env: Record<string, string | undefined>,
+  options: StartServeOptions = {},
+): Promise<ServeProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'trawl-security-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--conditions=development', bin, 'serve', '--port', '0'],
+    [
+      '--conditions=development',
+      bin,
+      'serve',
+      '--port',
+      String(options.port ?? 0),
+      ...(options.args ?? []),
+    ],
     {
       env: {
         ...process.env,
-        TRAWL_DATA_DIR: mkdtempSync(join(tmpdir(), 'trawl-security-')),
+        TRAWL_DATA_DIR: dataDir,
         TRAWL_LOG_LEVEL: 'silent',
         ...env,
       },
@@ -43,14 +68,17 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     },
   );
   let stderr = '';
-  const port = await new Promise<number>((resolve, reject) => {
+  const [line, port] = await new Promise<[string, number]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) {
+      // The whole line (up to its newline): it may name resumed jobs and webhooks at its end.
+      const found = /^(Trawl \/v2 server on http:\/\/(?:\[[^\]]+\]|[^\s:/]+):(\d+).*)\n/m.exec(
+        stderr,
+      );
+      if (found) {
         clearTimeout(timer);
-        resolve(Number(address[1]));
+        resolve([found[1]!, Number(found[2])]);
       }
     });
     child.once('exit', (code) => {
@@ -62,8 +90,11 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     child,
+    // A server bound to every address answers on loopback too.
     url: `http://127.0.0.1:${port}`,
     port,
+    dataDir,
+    line,
     stop: async () => {
       if (hasExited()) return;
       child.kill('SIGTERM');

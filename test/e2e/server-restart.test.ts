@@ -3,13 +3,14 @@
  * the same data folder, it resumes the crawl, and GET /v2/crawl/{id} shows it finishing with
  * every page once. Also: it refuses to serve keyless on a public address.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startArticleSite, type ArticleSite } from '../fixture-site/article-site.ts';
+import { startServe, type ServeProcess } from './serve-process.ts';
 
 const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
 const key = 'fc-restart-test';
@@ -20,36 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => site.close());
 
-/**
- * Starts `trawl serve` (port 0: any free one) and resolves once it prints its address, with the
- * process and the port it took.
- */
-async function serve(
-  dataDir: string,
-  port: number,
-  apiKeys = key,
-): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--conditions=development', bin, 'serve'], {
-    env: {
-      ...process.env,
-      TRAWL_DATA_DIR: dataDir,
-      PORT: String(port),
-      TRAWL_API_KEYS: apiKeys,
-      TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
-      TRAWL_LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const listening = await new Promise<number>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const address = /Trawl \/v2 server on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (address) resolve(Number(address[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { child, port: listening };
+/** Starts `trawl serve` on `dataDir` and `port` (0: any free one). */
+function serve(dataDir: string, port: number, apiKeys = key): Promise<ServeProcess> {
+  return startServe(
+    { TRAWL_API_KEYS: apiKeys, TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    { dataDir, port },
+  );
 }
 
 describe('trawl serve', () => {

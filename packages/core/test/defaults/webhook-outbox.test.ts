@@ -4,36 +4,23 @@
  * sender on the same store sends it, in order, with resumePending().
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStore, WebhookSender, type WebhookConfig } from '@trawl/core';
+import {
+  startWebhookReceiver,
+  until,
+  type WebhookReceiver,
+} from '../../../../test/fakes/webhook-receiver.ts';
 
-let receiver: Server;
+let receiver: WebhookReceiver;
 let config: WebhookConfig;
-let status = 503;
-const received: { event: string; status: number }[] = [];
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    request.resume();
-    received.push({ event: String(request.headers['x-firecrawl-event']), status });
-    response.writeHead(status).end();
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  config = { url, headers: {}, metadata: {}, events: [] };
+  receiver = await startWebhookReceiver(503);
+  config = { url: receiver.url, headers: {}, metadata: {}, events: [] };
 });
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-
-/** Polls every 20 ms until `check` holds, for at most `ms`. */
-async function until(check: () => boolean, ms: number): Promise<void> {
-  for (const end = Date.now() + ms; !check();) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+afterAll(() => receiver.close());
 
 describe('the webhook outbox', () => {
   it('keeps undelivered events through close() and sends them from the next sender', async () => {
@@ -47,7 +34,7 @@ describe('the webhook outbox', () => {
     });
     const started = first.send(config, 'crawl.started', 'job-1', { success: true, data: [] });
     const completed = first.send(config, 'crawl.completed', 'job-1', { success: true, data: [] });
-    await until(() => received.length === 1, 10_000);
+    await until(() => receiver.received.length === 1, 10_000, 'the first attempt');
 
     await first.close();
     // Cut short, not failed: neither delivery is reported, and none is logged as given up.
@@ -57,15 +44,14 @@ describe('the webhook outbox', () => {
     expect(await store.list('webhook-outbox')).toHaveLength(2);
     await store.close();
 
-    status = 200;
+    receiver.status = 200;
     const again = new SqliteStore({ path });
     const second = new WebhookSender(again, { allowPrivateTargets: true });
     expect(await second.resumePending()).toBe(2);
     await second.idle();
-    expect(received.filter((entry) => entry.status === 200).map((entry) => entry.event)).toEqual([
-      'crawl.started',
-      'crawl.completed',
-    ]);
+    expect(
+      receiver.received.filter((entry) => entry.status === 200).map((entry) => entry.event),
+    ).toEqual(['crawl.started', 'crawl.completed']);
     const log = await second.log('job-1');
     expect(log.map((delivery) => [delivery.event, delivery.delivered])).toEqual([
       ['crawl.started', true],

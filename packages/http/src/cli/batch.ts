@@ -3,32 +3,11 @@
  * as `trawl crawl` writes a site: JSON lines on stdout or markdown files with `--out`, resumable.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import {
-  batchScrape,
-  resumeJob,
-  SqliteStore,
-  ValidationError,
-  type BatchScrapeOptions,
-  type FormatName,
-  type Job,
-} from '@trawl/core';
-import { loadConfig } from '../config.ts';
+import { batchScrape, type BatchScrapeOptions } from '@trawl/core';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { writeJob } from './job-output.ts';
-import {
-  checkPageSettings,
-  formatsFrom,
-  jobPageFormats,
-  outputFlagOptions,
-  pageCacheHelp,
-  pageFlagOptions,
-  pageFlagsHelp,
-  pageOptionsFrom,
-  quietHelp,
-  toInteger,
-} from './page-flags.ts';
+import { jobFlagOptions, jobOutputHelp, jobPageOptionsFrom, runJob } from './job-command.ts';
+import { pageCacheHelp, pageFlagsHelp, toInteger } from './page-flags.ts';
 
 const usage = `Usage: trawl batch <url>... [options]
        trawl batch --input <file> [options]
@@ -45,12 +24,7 @@ Options:
                          links, images (--formats is the same flag)
 ${pageFlagsHelp}
 
-Output:
-  --out <dir>            write <dir>/<host>/<path>.md per page, <dir>/index.jsonl and
-                         <dir>/errors.jsonl, instead of stdout
-  --resume <id>          continue an interrupted batch (prints the whole batch again)
-${quietHelp}
-  -h, --help             show this help
+${jobOutputHelp('batch')}
 
 Exit status: 0 when the batch completed (per-page failures are listed on stderr), 1 when no
 page could be scraped, 2 for bad options, 130 when interrupted.
@@ -66,50 +40,23 @@ export const batchCommand: Command = {
     const { values, positionals } = parseFlags(args, {
       input: { type: 'string' },
       concurrency: { type: 'string' },
-      ...outputFlagOptions,
-      ...pageFlagOptions,
-      out: { type: 'string' },
-      resume: { type: 'string' },
+      ...jobFlagOptions,
     });
     const urls = [...positionals, ...(values.input ? urlsOf(values.input) : [])];
     if (values.resume !== undefined && urls.length > 0)
       throw new UsageError('--resume takes the job id instead of URLs');
     if (values.resume === undefined && urls.length === 0)
       throw new UsageError('give at least one URL, or --input <file>');
-    const options: BatchScrapeOptions = {
-      ...pageOptionsFrom(values),
-      formats: formatsFrom(values, jobPageFormats, 'markdown') as FormatName[],
-    };
+    const options: BatchScrapeOptions = jobPageOptionsFrom(values);
     if (values.concurrency !== undefined)
       options.maxConcurrency = toInteger(values.concurrency, '--concurrency', 'pages');
 
-    const config = loadConfig({ env: io.env });
-    checkPageSettings(options, config.engine);
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
-    const context = { store, config: config.engine };
-    try {
-      let job: Job;
-      if (values.resume !== undefined) {
-        const resumed = await resumeJob(values.resume, context);
-        if (!resumed) throw new ValidationError(`no batch '${values.resume}' in ${config.dataDir}`);
-        job = resumed;
-      } else {
-        const started = batchScrape(urls, options, context);
-        for (const invalid of started.invalidURLs)
-          io.stderr(`skipped '${invalid}': not a valid URL\n`);
-        job = started;
-      }
-      const status = await writeJob(job, values, io, {
-        command: 'batch',
-        dataDir: config.dataDir,
-        resumed: values.resume !== undefined,
-      });
-      if (status !== 130) await store.close();
-      return status;
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
+    return runJob('batch', values, io, options, (context) => {
+      const started = batchScrape(urls, options, context);
+      for (const invalid of started.invalidURLs)
+        io.stderr(`skipped '${invalid}': not a valid URL\n`);
+      return started;
+    });
   },
 };
 

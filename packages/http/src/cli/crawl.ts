@@ -3,34 +3,17 @@
  * with progress on stderr. Every crawl lives in the SQLite store of the data folder, so an
  * interrupted crawl continues with `--resume <id>`.
  */
-import { join } from 'node:path';
-import {
-  crawl,
-  resumeJob,
-  SqliteStore,
-  ValidationError,
-  type CrawlOptions,
-  type FormatName,
-  type Job,
-} from '@trawl/core';
-import { loadConfig } from '../config.ts';
+import { crawl, type CrawlOptions } from '@trawl/core';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { writeJob } from './job-output.ts';
 import {
-  checkPageSettings,
-  formatsFrom,
-  jobPageFormats,
-  outputFlagOptions,
-  pageCacheHelp,
-  pageFlagOptions,
-  pageFlagsHelp,
-  pageOptionsFrom,
-  quietHelp,
-  siteFlagOptions,
-  toInteger,
-  type PageFlagValues,
-} from './page-flags.ts';
+  jobFlagOptions,
+  jobOutputHelp,
+  jobPageOptionsFrom,
+  runJob,
+  type JobFlagValues,
+} from './job-command.ts';
+import { pageCacheHelp, pageFlagsHelp, siteFlagOptions, toInteger } from './page-flags.ts';
 
 const usage = `Usage: trawl crawl <url> [options]
        trawl crawl --resume <id> [output options]
@@ -64,12 +47,7 @@ Page options (applied to every page):
                          links, images (--formats is the same flag)
 ${pageFlagsHelp}
 
-Output:
-  --out <dir>            write <dir>/<host>/<path>.md per page, <dir>/index.jsonl (url, file,
-                         title, status) and <dir>/errors.jsonl, instead of stdout
-  --resume <id>          continue an interrupted crawl (prints the whole crawl again)
-${quietHelp}
-  -h, --help             show this help
+${jobOutputHelp('crawl')}
 
 Exit status: 0 when the crawl completed (per-page failures are listed on stderr), 1 when it
 failed or no page could be scraped, 2 for bad options, 130 when interrupted.
@@ -84,31 +62,9 @@ export const crawlCommand: Command = {
   usage,
   async run(args, io) {
     const { url, options, values } = parseCrawlArgs(args);
-    const config = loadConfig({ env: io.env });
-    if (options?.scrapeOptions) checkPageSettings(options.scrapeOptions, config.engine);
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
-    const context = { store, config: config.engine };
-    try {
-      let job: Job;
-      if (values.resume !== undefined) {
-        const resumed = await resumeJob(values.resume, context);
-        if (!resumed) throw new ValidationError(`no crawl '${values.resume}' in ${config.dataDir}`);
-        job = resumed;
-      } else {
-        job = crawl(url ?? '', options ?? {}, context);
-      }
-      const status = await writeJob(job, values, io, {
-        command: 'crawl',
-        dataDir: config.dataDir,
-        resumed: values.resume !== undefined,
-      });
-      // An interrupted crawl's pages in flight may still write; the process exits right after.
-      if (status !== 130) await store.close();
-      return status;
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
+    return runJob('crawl', values, io, options?.scrapeOptions, (context) =>
+      crawl(url ?? '', options ?? {}, context),
+    );
   },
 };
 
@@ -119,7 +75,7 @@ export const crawlCommand: Command = {
 export function parseCrawlArgs(args: string[]): {
   url: string | undefined;
   options: CrawlOptions | undefined;
-  values: CrawlFlagValues & { out?: string; resume?: string; quiet?: boolean };
+  values: CrawlFlagValues;
 } {
   const { values, positionals } = parseFlags(args, {
     ...siteFlagOptions,
@@ -136,10 +92,7 @@ export function parseCrawlArgs(args: string[]): {
     concurrency: { type: 'string' },
     'zero-data-retention': { type: 'boolean' },
     prompt: { type: 'string' },
-    ...outputFlagOptions,
-    ...pageFlagOptions,
-    out: { type: 'string' },
-    resume: { type: 'string' },
+    ...jobFlagOptions,
   });
   if (values.resume !== undefined ? positionals.length > 0 : positionals.length !== 1) {
     throw new UsageError(
@@ -154,7 +107,7 @@ export function parseCrawlArgs(args: string[]): {
 }
 
 /** The values parseArgs gives for the crawl flags. */
-interface CrawlFlagValues extends PageFlagValues {
+interface CrawlFlagValues extends JobFlagValues {
   limit?: string;
   'max-depth'?: string;
   include?: string[];
@@ -172,17 +125,11 @@ interface CrawlFlagValues extends PageFlagValues {
   concurrency?: string;
   'zero-data-retention'?: boolean;
   prompt?: string;
-  format?: string[];
-  formats?: string[];
 }
 
 /** Crawl options from the flags; the core schema validates them. */
 function crawlOptionsFrom(values: CrawlFlagValues): CrawlOptions {
-  const scrapeOptions: NonNullable<CrawlOptions['scrapeOptions']> = {
-    ...pageOptionsFrom(values),
-    formats: formatsFrom(values, jobPageFormats, 'markdown') as FormatName[],
-  };
-  const options: CrawlOptions = { scrapeOptions };
+  const options: CrawlOptions = { scrapeOptions: jobPageOptionsFrom(values) };
   if (values.limit !== undefined) options.limit = toInteger(values.limit, '--limit', 'pages');
   if (values['max-depth'] !== undefined)
     options.maxDiscoveryDepth = toInteger(values['max-depth'], '--max-depth', 'links');
