@@ -9,6 +9,7 @@
 //   npm run bench:content -- --part dev --worst 30
 //   npm run bench:content -- --show <file>       one dev page: Trawl's text and the snippets
 //   npm run bench:content -- --no-readability --no-speed
+//   npm run bench:content -- --part dev --misses   every dev page's missed and kept snippets
 //   npm run bench:content -- --utf8              decode every page as UTF-8, as the cross-check does
 //
 // Pages are decoded as scrape() would decode a body without a Content-Type charset (BOM, <meta>
@@ -171,6 +172,7 @@ export async function runRealContent(argv: string[]): Promise<number> {
       readability: { type: 'boolean', default: true },
       speed: { type: 'boolean', default: true },
       utf8: { type: 'boolean', default: false },
+      misses: { type: 'boolean', default: false },
     },
     allowNegative: true,
     allowPositionals: false,
@@ -279,6 +281,18 @@ export async function runRealContent(argv: string[]): Promise<number> {
         `  ${String(s.fn).padStart(2)} missed ${String(s.fp).padStart(2)} kept  ` +
           `${String(s.text.length).padStart(6)} chars  ${s.page.file}`,
       );
+  }
+
+  if (values.misses) {
+    // Every dev page's missed "with" and kept "without" snippets, to see the failure kinds.
+    for (const s of trawlScores) {
+      if (s.page.part !== 'dev' || s.fn + s.fp === 0) continue;
+      console.log(`\n${s.page.file} (${s.text.length} chars)`);
+      for (const w of s.page.with)
+        if (!s.text.includes(norm(w))) console.log(`  MISS ${norm(w).slice(0, 100)}`);
+      for (const w of s.page.without)
+        if (s.text.includes(norm(w))) console.log(`  KEPT ${norm(w).slice(0, 100)}`);
+    }
   }
 
   if (values.speed) {
