@@ -7,7 +7,7 @@ import render from 'dom-serializer';
 import { isDocument } from 'domhandler';
 import { cleanTree, keepIncluded } from './clean.ts';
 import { findFirst, parseHtml, walkElements, type HtmlDocument, type ParentNode } from './dom.ts';
-import { extractMainContent } from './main-content.ts';
+import { extractMainContent } from './main-content/index.ts';
 import { treeToMarkdown } from './markdown.ts';
 import { readPageHead, type PageMetadata } from './metadata.ts';
 import { cleanMarkdown } from './clean-content.ts';

@@ -1,0 +1,288 @@
+/**
+ * Furniture: blocks that are boilerplate by their tag, ARIA role, class or id, by the heading that
+ * announces them, or by what they say (copyright lines, button links). Removed in place.
+ */
+import {
+  collapsedText,
+  idAndClass,
+  isTag,
+  isText,
+  walkElements,
+  type Element,
+  type ParentNode,
+} from '../dom.ts';
+import type { TextStats } from './stats.ts';
+import { contains, headingTags, removeWhere, type Verdict } from './tree.ts';
+
+// Elements that are furniture by their tag or ARIA role, wherever they stand.
+export const boilerplateTags = new Set(['nav', 'aside', 'menu', 'form']);
+const boilerplateRoles = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+]);
+
+// Furniture by class or id, in two strengths. Strong words mark furniture wherever they stand in
+// a class name (`site-footer`, `share-buttons`, `cookie-banner`); weak words only as a whole class
+// token, because as part of a name they often label content (`posting-categories`, `toc-entry`).
+const strongWords = [
+  'cookies?',
+  'consent',
+  'gdpr',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'sign-up',
+  'share',
+  'sharing',
+  'sharethis',
+  'social',
+  'related',
+  'recommended',
+  'recommendations',
+  'more-stories',
+  'most-popular',
+  'most-read',
+  'trending',
+  'promo',
+  'promotion',
+  'sponsor',
+  'sponsored',
+  'breadcrumbs?',
+  'sidebar',
+  'side-bar',
+  'widget-area',
+  'skip-link',
+  'skip-to-content',
+  'skiplink',
+  'navbar',
+  'nav',
+  'navigation',
+  'menu',
+  'mega-menu',
+  'masthead',
+  'site-header',
+  'site-footer',
+  'global-header',
+  'global-footer',
+  'page-footer',
+  'footer',
+  'comments',
+  'comment-section',
+  'comments-area',
+  'comment-list',
+  'comment-respond',
+  'disqus_thread',
+  'disqus',
+  'author-bio',
+  'byline',
+  'tagline',
+  'entry-meta',
+  'post-meta',
+  'article-meta',
+  'flat-list',
+  'signature',
+  'postprofile',
+  'poster-info',
+  'user-info',
+  'userinfo',
+  'author-box',
+  'about-author',
+  'pagination',
+  'post-navigation',
+  'outbrain',
+  'taboola',
+  'sr-only',
+  'visually-hidden',
+  'screen-reader-text',
+  'print-only',
+  'edit-this-page',
+  'app-promo',
+  'download-app',
+];
+const weakWords = [
+  'popular',
+  'author',
+  'buttons',
+  'score',
+  'expand',
+  'widget',
+  'widgets',
+  'respond',
+  'pager',
+  'toolbar',
+  'modal',
+  'popup',
+  'overlay',
+  'banner',
+  'toc',
+  'table-of-contents',
+  'edit-link',
+  'feedback',
+  'rating-widget',
+  'tags',
+  'tag-list',
+  'post-tags',
+  'meta-tags',
+  'categories',
+  'post-categories',
+];
+const boilerplatePattern = new RegExp(
+  `(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)|(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`,
+);
+
+/** A block holding at least this share of the page's text is content, whatever its name says. */
+const protectedShare = 0.4;
+
+function isBoilerplateElement(element: Element): boolean {
+  if (boilerplateTags.has(element.name)) {
+    // A form wrapping the page (ASP.NET WebForms) is not furniture; small forms are.
+    return element.name !== 'form';
+  }
+  if (element.name === 'header' || element.name === 'footer') {
+    // An article's own header holds its title and byline; in a listing of several articles,
+    // each one's footer holds its date.
+    const article = closestArticle(element);
+    if (!article) return true;
+    return element.name === 'footer' && !hasSiblingArticle(article);
+  }
+  const role = element.attribs['role'];
+  if (role && boilerplateRoles.has(role)) return true;
+  const names = idAndClass(element);
+  return names !== '' && boilerplatePattern.test(names) && !isInReviews(element);
+}
+
+/** Product reviews are content, even when the shop software files them as comments. */
+function isInReviews(element: Element): boolean {
+  let node: Element | null = element;
+  for (let depth = 0; node && depth < 4; depth++) {
+    if (idAndClass(node).includes('review')) return true;
+    node = node.parent && isTag(node.parent) ? node.parent : null;
+  }
+  return false;
+}
+
+export function removeBoilerplate(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+  heading: Element | undefined,
+): void {
+  removeWhere(root, (element): Verdict => {
+    const elementStats = stats.get(element);
+    if (!elementStats) return 'descend';
+    if (element.name === 'form') {
+      // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
+      // or holds posts (Reddit-style comment forms).
+      const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
+      return isFurniture ? 'remove' : 'descend';
+    }
+    if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
+      return 'remove';
+    }
+    if (!isBoilerplateElement(element)) return 'descend';
+    const isProtected =
+      (heading !== undefined &&
+        contains(element, heading) &&
+        !isNavigationLike(element, elementStats)) ||
+      (elementStats.text >= pageText * protectedShare &&
+        elementStats.linkText < elementStats.text * 0.5 &&
+        element.name !== 'nav');
+    if (isProtected) {
+      // A <header> that holds the article's title keeps the title but loses its nav/widgets.
+      return 'descend';
+    }
+    return 'remove';
+  });
+}
+
+const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;
+
+/** "Add to cart", "Compare", "Apply": a short link styled as a button is a control, not content. */
+function isActionLink(element: Element, stats: TextStats): boolean {
+  if (element.name !== 'a' || stats.text > 40) return false;
+  return element.attribs['role'] === 'button' || actionClass.test(element.attribs['class'] ?? '');
+}
+
+// Headings that announce furniture rather than content.
+const furnitureHeading =
+  /^(?:related\b|(?:products|articles|posts|stories) related|customers (?:who .*)?also|(?:you|we think you) (?:may|might) (?:also )?like|recommended\b|more (?:from|stories|articles|in|like this)|read (?:next|more)\b|up next|popular\b|trending\b|most (?:read|popular)|sponsored\b|frequently bought together|who is online|users browsing)/i;
+
+/**
+ * Removes blocks announced by a furniture heading ("Products related to this item", "More from
+ * the author"): the smallest ancestor that starts with the heading and is a small share of the
+ * page.
+ */
+export function removeLabelledFurniture(
+  body: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+): void {
+  const blocks = new Set<Element>();
+  walkElements(body, (element) => {
+    if (!headingTags.has(element.name) || element.name === 'h1') return true;
+    if (furnitureHeading.test(collapsedText(element))) {
+      const block = blockIntroducedBy(element, body);
+      if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+    }
+    return false;
+  });
+  removeWhere(body, (element) => (blocks.has(element) ? 'remove' : 'descend'));
+}
+
+/** The largest ancestor (up to four levels) that starts with `heading`: the block it titles. */
+function blockIntroducedBy(heading: Element, body: ParentNode): Element {
+  let block = heading;
+  for (let depth = 0; depth < 4; depth++) {
+    const parent = block.parent;
+    if (!parent || !isTag(parent) || parent === body) break;
+    const first = parent.children.find(
+      (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
+    );
+    if (first !== block) break;
+    block = parent;
+  }
+  return block;
+}
+
+const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;
+const lineTags = new Set(['p', 'div', 'small', 'span', 'section']);
+
+/** "© 2024 Example. All rights reserved." — a legal line, even inside the article. */
+function isCopyrightLine(element: Element, stats: TextStats): boolean {
+  return (
+    stats.text > 0 &&
+    stats.text < 200 &&
+    lineTags.has(element.name) &&
+    copyrightStart.test(collapsedText(element))
+  );
+}
+
+function closestArticle(element: Element): Element | undefined {
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (parent.name === 'article') return parent;
+  }
+  return undefined;
+}
+
+function hasSiblingArticle(article: Element): boolean {
+  return (article.parent?.children ?? []).some(
+    (sibling) => sibling !== article && isTag(sibling) && sibling.name === 'article',
+  );
+}
+
+function isNavigationLike(element: Element, stats: TextStats): boolean {
+  return (
+    element.name === 'nav' ||
+    (stats.text > 0 && stats.linkText / stats.text > 0.8 && stats.paragraphs === 0)
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Main-content extraction (`onlyMainContent`): keeps what a reader came for and drops the page's
+ * furniture. Unlike article extractors that pick one best block (and so lose forum posts, product
+ * specs or listing items), this works by removal: find the content root, then strip boilerplate
+ * blocks inside it, guarded so that no block holding a large share of the page's text or its main
+ * heading is ever removed.
+ *
+ * Method and measured quality: bench/README.md ("Main content").
+ */
+import { walkElements, type Element, type ParentNode } from '../dom.ts';
+import { boilerplateTags, removeBoilerplate, removeLabelledFurniture } from './furniture.ts';
+import { pruneLinkLists } from './link-lists.ts';
+import { chooseRoot } from './root.ts';
+import { computeStats, textLength } from './stats.ts';
+import { contains, withHeading } from './tree.ts';
+
+/**
+ * Reduces `body` to its main content, in place, and returns the element to convert. The page's
+ * main heading (its first `<h1>`) is kept even when it stands outside the content root.
+ */
+export function extractMainContent(body: ParentNode): ParentNode {
+  const heading = findMainHeading(body);
+  let stats = computeStats(body);
+  const pageText = stats.get(body as Element)?.text ?? 0;
+
+  // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
+  removeBoilerplate(body, stats, pageText, heading);
+  stats = computeStats(body);
+
+  removeLabelledFurniture(body, stats, pageText);
+  const root = chooseRoot(body, stats) ?? body;
+  const rootText = stats.get(root as Element)?.text ?? 0;
+  pruneLinkLists(root, stats, rootText, heading);
+
+  if (heading && root !== body && !contains(root, heading)) {
+    return withHeading(root, heading);
+  }
+  return root;
+}
+
+function findMainHeading(body: ParentNode): Element | undefined {
+  let heading: Element | undefined;
+  walkElements(body, (element) => {
+    if (heading) return false;
+    if (boilerplateTags.has(element.name) && element.name !== 'form') return false;
+    if (element.name === 'h1' && textLength(element) > 0) {
+      heading = element;
+      return false;
+    }
+    return true;
+  });
+  return heading;
+}
