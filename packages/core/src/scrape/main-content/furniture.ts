@@ -176,6 +176,7 @@ export function removeBoilerplate(
   stats: Map<Element, TextStats>,
   pageText: number,
   heading: Element | undefined,
+  keep?: Element,
 ): void {
   removeWhere(root, (element): Verdict => {
     const elementStats = stats.get(element);
@@ -194,6 +195,9 @@ export function removeBoilerplate(
       (heading !== undefined &&
         contains(element, heading) &&
         !isNavigationLike(element, elementStats)) ||
+      // The scored candidate's text is the page's best prose: a wrapper named like a widget
+      // (Blogger's `widget Blog`) does not take it away.
+      (keep !== undefined && contains(element, keep) && !isNavigationLike(element, elementStats)) ||
       (elementStats.text >= pageText * protectedShare &&
         elementStats.linkText < elementStats.text * 0.5 &&
         element.name !== 'nav');

@@ -10,7 +10,9 @@
 import { walkElements, type Element, type ParentNode } from '../dom.ts';
 import { boilerplateTags, removeBoilerplate, removeLabelledFurniture } from './furniture.ts';
 import { pruneLinkLists } from './link-lists.ts';
+import { chooseCandidate } from './choose.ts';
 import { chooseRoot } from './root.ts';
+import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength } from './stats.ts';
 import { contains, withHeading } from './tree.ts';
 
@@ -23,12 +25,17 @@ export function extractMainContent(body: ParentNode): ParentNode {
   let stats = computeStats(body);
   const pageText = stats.get(body as Element)?.text ?? 0;
 
+  // The scored candidate is found before any removal, so that no furniture rule can take the
+  // page's best prose away (it is protected below).
+  const scored = findScoredCandidate(body, stats);
+  const keep = scored && (stats.get(scored.top)?.text ?? 0) >= 400 ? scored.top : undefined;
+
   // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
-  removeBoilerplate(body, stats, pageText, heading);
+  removeBoilerplate(body, stats, pageText, heading, keep);
   stats = computeStats(body);
 
   removeLabelledFurniture(body, stats, pageText);
-  const root = chooseRoot(body, stats) ?? body;
+  const root = chooseCandidate(body, chooseRoot(body, stats) ?? body, scored, stats);
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
 

@@ -2,13 +2,7 @@
  * Tree helpers of main-content extraction: containment, removal passes, the main heading.
  */
 import { Element as DomElement, Text as DomText } from 'domhandler';
-import {
-  detach,
-  walkElements,
-  type AnyNode,
-  type Element,
-  type ParentNode,
-} from '../dom.ts';
+import { detach, walkElements, type AnyNode, type Element, type ParentNode } from '../dom.ts';
 
 export function contains(ancestor: ParentNode, node: AnyNode): boolean {
   for (let current: ParentNode | null = node.parent; current; current = current.parent) {
