@@ -222,9 +222,3 @@ function continuingSiblings(
   }
   return members;
 }
-
-function textOf(node: AnyNode): string {
-  if (isText(node)) return node.data;
-  if (!isTag(node)) return '';
-  return node.children.map(textOf).join('');
-}
