@@ -155,6 +155,7 @@ function cleanChildren(parent: ParentNode, options: CleanOptions): void {
 }
 
 function shouldDrop(element: Element, options: CleanOptions): boolean {
+  if (element.name === 'noscript') return !isNoscriptContent(element);
   if (junkTags.has(element.name)) return true;
   const attribs = element.attribs;
   // `hidden="until-found"` content is findable in the page (collapsed answers): it is content.
@@ -184,6 +185,25 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
     }
   }
   return false;
+}
+
+/** Characters of text from which a `<noscript>` block is content rather than a notice. */
+const noscriptContentChars = 200;
+
+/**
+ * Forum software (Discourse) and some blog platforms (Blogger's templated posts) serve the
+ * content itself inside `<noscript>` for clients without JavaScript, as we are: that is content.
+ * A short "please enable JavaScript" notice or a tracking pixel is not.
+ */
+function isNoscriptContent(element: Element): boolean {
+  let chars = 0;
+  const count = (node: AnyNode): void => {
+    if (chars >= noscriptContentChars) return;
+    if (isText(node)) chars += node.data.trim().length;
+    else if (isTag(node) && !junkTags.has(node.name)) node.children.forEach(count);
+  };
+  element.children.forEach(count);
+  return chars >= noscriptContentChars;
 }
 
 // Tab panels and accordion bodies are hidden until clicked, but they hold the page's content

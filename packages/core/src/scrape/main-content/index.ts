@@ -11,19 +11,24 @@ import { walkElements, type Element, type ParentNode } from '../dom.ts';
 import { boilerplateTags, removeBoilerplate, removeLabelledFurniture } from './furniture.ts';
 import { pruneLinkLists } from './link-lists.ts';
 import { chooseCandidate } from './choose.ts';
+import { isImplausible } from './plausibility.ts';
 import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength } from './stats.ts';
 import { contains, withHeading } from './tree.ts';
 
 /**
- * Reduces `body` to its main content, in place, and returns the element to convert. The page's
- * main heading (its first `<h1>`) is kept even when it stands outside the content root.
+ * Reduces `body` to its main content, in place, and returns the element to convert, or
+ * undefined when the result is not plausibly the page's content (then run `fallbackContent` on
+ * a fresh copy of the page). The page's main heading (its first `<h1>`) is kept even when it
+ * stands outside the content root.
  */
-export function extractMainContent(body: ParentNode): ParentNode {
+export function extractMainContent(body: ParentNode): ParentNode | undefined {
   const heading = findMainHeading(body);
   let stats = computeStats(body);
-  const pageText = stats.get(body as Element)?.text ?? 0;
+  const pageStats = stats.get(body as Element);
+  const pageText = pageStats?.text ?? 0;
+  const pageProse = pageStats ? pageStats.text - pageStats.linkText : 0;
 
   // The scored candidate is found before any removal, so that no furniture rule can take the
   // page's best prose away (it is protected below).
@@ -39,10 +44,9 @@ export function extractMainContent(body: ParentNode): ParentNode {
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
 
-  if (heading && root !== body && !contains(root, heading)) {
-    return withHeading(root, heading);
-  }
-  return root;
+  const content =
+    heading && root !== body && !contains(root, heading) ? withHeading(root, heading) : root;
+  return isImplausible(content, { prose: pageProse }) ? undefined : content;
 }
 
 function findMainHeading(body: ParentNode): Element | undefined {
@@ -58,3 +62,5 @@ function findMainHeading(body: ParentNode): Element | undefined {
   });
   return heading;
 }
+
+export { fallbackContent } from './plausibility.ts';
