@@ -217,14 +217,71 @@ function isActionLink(element: Element, stats: TextStats): boolean {
   return element.attribs['role'] === 'button' || actionClass.test(element.attribs['class'] ?? '');
 }
 
-// Headings that announce furniture rather than content.
-const furnitureHeading =
-  /^(?:related\b|(?:products|articles|posts|stories) related|customers (?:who .*)?also|(?:you|we think you) (?:may|might) (?:also )?like|recommended\b|more (?:from|stories|articles|in|like this)|read (?:next|more)\b|up next|popular\b|trending\b|most (?:read|popular)|sponsored\b|frequently bought together|who is online|users browsing)/i;
+// Headings that announce furniture rather than content, in the languages of the evaluation
+// pages: related stories, "more on this", tags, comments, author boxes.
+const furnitureHeading = new RegExp(
+  '^(?:' +
+    [
+      'related\\b',
+      '(?:products|articles|posts|stories) related',
+      'customers (?:who .*)?also',
+      '(?:you|we think you) (?:may|might) (?:also )?like',
+      'recommended\\b',
+      'more (?:from|stories|articles|in|like this|on this)',
+      'read (?:next|more|also)\\b',
+      'see also\\b',
+      'up next',
+      'popular\\b',
+      'trending\\b',
+      'most (?:read|popular)',
+      'sponsored\\b',
+      'frequently bought together',
+      'who is online',
+      'users browsing',
+      'leave a (?:reply|comment)',
+      '\\d* ?comments?\\b',
+      'about the author',
+      'share (?:this|on)\\b',
+      'tags:?$',
+      // German
+      'mehr (?:zum thema|zu|aus|von|über|artikel|news)\\b',
+      'weitere (?:artikel|beiträge|nachrichten|meldungen|informationen|themen|news)\\b',
+      'das könnte sie auch interessieren',
+      'auch interessant',
+      'lesen sie auch',
+      'ähnliche (?:beiträge|artikel)',
+      'verwandte (?:beiträge|artikel|themen)',
+      'schlagworte',
+      'kommentare?\\b',
+      'über den autor',
+      'themen:?$',
+      // Spanish, Portuguese, Italian
+      '(?:notas|noticias|temas|artículos) relacionad[oa]s',
+      'te puede interesar',
+      'más (?:sobre|noticias|leídas)',
+      'leia (?:também|mais)',
+      'leggi anche',
+      'articoli correlati',
+      // French
+      '(?:à )?lire aussi',
+      'à découvrir',
+      'sur le même sujet',
+      'articles? similaires?',
+      // Polish
+      'zobacz (?:też|także|również)',
+      'czytaj (?:też|także|również|więcej)',
+    ].join('|') +
+    ')',
+  'i',
+);
+
+// Label elements other than headings: short lines in bold or in their own block.
+const labelTags = new Set(['p', 'div', 'span', 'strong', 'b', 'header']);
 
 /**
- * Removes blocks announced by a furniture heading ("Products related to this item", "More from
- * the author"): the smallest ancestor that starts with the heading and is a small share of the
- * page.
+ * Removes blocks announced by a furniture heading ("Products related to this item", "Mehr zum
+ * Thema"): the smallest ancestor that starts with the heading and is a small share of the
+ * page, or, when the heading stands alone, the heading and the link lists right after it.
  */
 export function removeLabelledFurniture(
   body: ParentNode,
@@ -233,14 +290,52 @@ export function removeLabelledFurniture(
 ): void {
   const blocks = new Set<Element>();
   walkElements(body, (element) => {
-    if (!headingTags.has(element.name) || element.name === 'h1') return true;
-    if (furnitureHeading.test(collapsedText(element))) {
-      const block = blockIntroducedBy(element, body);
-      if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+    const isHeading = headingTags.has(element.name) && element.name !== 'h1';
+    const isLabel = !isHeading && labelTags.has(element.name) && isShortLabel(element, stats);
+    if (!isHeading && !isLabel) return true;
+    const text = collapsedText(element);
+    if (!furnitureHeading.test(text) || (isLabel && text.length > 60)) return isLabel;
+    // A heading titles the block it starts; a bold label in a card ("Most popular") titles
+    // nothing, so a label only counts when a list of links follows it.
+    const block = isHeading ? blockIntroducedBy(element, body) : element;
+    if (block !== element) {
+      if ((stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+      return false;
     }
+    // A lone heading: what follows it, while it is a list of links, is what it announces.
+    const announced: Element[] = [];
+    for (let next = element.next; next && announced.length < 3; next = next.next) {
+      if (!isTag(next)) continue;
+      const nextStats = stats.get(next);
+      if (!nextStats || nextStats.text === 0 || nextStats.linkText < nextStats.text * 0.5) break;
+      announced.push(next);
+    }
+    if (isHeading || announced.length > 0)
+      for (const item of [element, ...announced]) blocks.add(item);
     return false;
   });
   removeWhere(body, (element) => (blocks.has(element) ? 'remove' : 'descend'));
+}
+
+function isShortLabel(element: Element, stats: Map<Element, TextStats>): boolean {
+  const text = stats.get(element)?.text ?? 0;
+  return text > 0 && text <= 60;
+}
+
+// "Lea también: <link>", "VEA TAMBIÉN:", "Lesen Sie auch:": a pointer to another story set in
+// the body, always a prefix with a colon.
+const readAlsoLine =
+  /^(?:lea(?: también| más)?|vea también|ver también|mira|lesen sie (?:auch|mehr)|auch interessant|read (?:also|more)|see also|related|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|(?:à )?lire aussi|leia (?:também|mais)|leggi anche|te puede interesar)\s*:/i;
+const lineBlockTags = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b']);
+
+/** Removes "read also" lines inside the text: short blocks that start with such a prefix. */
+export function removeReadAlsoLines(root: ParentNode, stats: Map<Element, TextStats>): void {
+  removeWhere(root, (element): Verdict => {
+    if (!lineBlockTags.has(element.name)) return 'descend';
+    const text = stats.get(element)?.text ?? 0;
+    if (text === 0 || text > 300) return 'descend';
+    return readAlsoLine.test(collapsedText(element)) ? 'remove' : 'descend';
+  });
 }
 
 /** The largest ancestor (up to four levels) that starts with `heading`: the block it titles. */

@@ -8,7 +8,12 @@
  * Method and measured quality: bench/README.md ("Main content").
  */
 import { walkElements, type Element, type ParentNode } from '../dom.ts';
-import { boilerplateTags, removeBoilerplate, removeLabelledFurniture } from './furniture.ts';
+import {
+  boilerplateTags,
+  removeBoilerplate,
+  removeLabelledFurniture,
+  removeReadAlsoLines,
+} from './furniture.ts';
 import { pruneLinkLists } from './link-lists.ts';
 import { chooseCandidate } from './choose.ts';
 import { isImplausible } from './plausibility.ts';
@@ -40,6 +45,7 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
   stats = computeStats(body);
 
   removeLabelledFurniture(body, stats, pageText);
+  removeReadAlsoLines(body, stats);
   const root = chooseCandidate(body, chooseRoot(body, stats) ?? body, scored, stats);
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
