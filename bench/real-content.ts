@@ -261,13 +261,11 @@ export async function runRealContent(argv: string[]): Promise<number> {
     `GFM tables: ${tables} delimiter rows in the whole pages' markdown; ` +
       `${badDelimiters} with a cell shorter than --- (whole pages and main content)`,
   );
-  const slow = trawlScores.filter((s) => s.ms > 1000);
-  const slowest = trawlScores.reduce((a, b) => (b.ms > a.ms ? b : a), trawlScores[0]!);
+  // Slow pages are named even when held out: a timing says nothing about what the page holds.
+  const slowest = [...trawlScores].sort((a, b) => b.ms - a.ms).slice(0, 3);
+  const over = trawlScores.filter((s) => s.ms > 1000).length;
   console.log(
-    `Slowest Trawl conversion: ${slowest.ms.toFixed(0)} ms; over 1 s: ${slow.length}` +
-      (slow.length
-        ? ` (${slow.map((s) => `${s.page.file} ${s.ms.toFixed(0)} ms`).join(', ')})`
-        : ''),
+    `Slowest Trawl conversions: ${slowest.map((s) => `${s.page.file} ${s.ms.toFixed(0)} ms`).join(', ')}; over 1 s: ${over}`,
   );
 
   const worst = Number(values.worst);

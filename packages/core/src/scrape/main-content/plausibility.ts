@@ -4,10 +4,9 @@
  * markdown, and nothing before this point notices. Judged against what the page offered a reader
  * before any removal: its prose (text outside links).
  */
-import { isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
+import { detach, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, type TextStats } from './stats.ts';
-import { detach } from '../dom.ts';
 
 /** What the page offered before extraction. */
 export interface PageProse {
@@ -57,8 +56,12 @@ export function fallbackContent(body: ParentNode): ParentNode {
     const role = element.attribs['role'];
     const isFurniture =
       furnitureTags.has(element.name) || (role !== undefined && furnitureRoles.has(role));
-    // Keep a furniture block that holds most of the page's prose: it is the content.
-    if (isFurniture && proseOf(stats, element) < pageProse * 0.5) {
+    // Keep a furniture block that holds most of the page's prose: it is the content. Blocks of
+    // links without prose go too: a page that reaches the fallback has prose to show instead.
+    const s = stats.get(element);
+    const isLinkBlock =
+      s !== undefined && s.links >= 3 && s.paragraphs === 0 && s.linkText > s.text * 0.8;
+    if ((isFurniture || isLinkBlock) && proseOf(stats, element) < pageProse * 0.5) {
       doomed.push(element);
       return false;
     }

@@ -23,14 +23,14 @@ const positiveNames =
 const negativeNames =
   /comment|komment|footer|sidebar|share|social|related|widget|promo|sponsor|byline|author|nav|menu|masthead|outbrain|taboola|skyscraper|tags|tool|popup|newsletter|subscribe|breadcrumb|teaser|rating|gallery|caption|hidden|banner|cookie|login|signup/;
 
-// Votes only go to containers; a vote for a list item or a heading says little about the page.
+// Votes only go to containers; a vote for a list item or a heading says little about the page,
+// and the body is no candidate: "the whole page" is what the removal design gives anyway.
 const containerTags = new Set([
   'div',
   'section',
   'article',
   'main',
   'td',
-  'body',
   'form',
   'font',
   'center',
