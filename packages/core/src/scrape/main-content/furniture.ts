@@ -326,15 +326,23 @@ function isShortLabel(element: Element, stats: Map<Element, TextStats>): boolean
 // the body, always a prefix with a colon.
 const readAlsoLine =
   /^(?:lea(?: también| más)?|vea también|ver también|mira|lesen sie (?:auch|mehr)|auch interessant|read (?:also|more)|see also|related|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|(?:à )?lire aussi|leia (?:também|mais)|leggi anche|te puede interesar)\s*:/i;
+// Calls to subscribe, follow or sign up set between the paragraphs: short lines that start so.
+const callToActionLine =
+  /^(?:subscribe\b|sign up\b|to (?:view|read|continue reading) the (?:full|whole|rest)|follow (?:us|the \S+) on\b|already a subscriber|suscr[ií]bete|únete\b|hazte miembro|jetzt (?:abonnieren|anmelden)|abonnieren sie|abonnez-vous|inscrivez-vous)/i;
 const lineBlockTags = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b']);
 
-/** Removes "read also" lines inside the text: short blocks that start with such a prefix. */
+/**
+ * Removes "read also" lines and calls to subscribe inside the text: short blocks that start with
+ * such a prefix.
+ */
 export function removeReadAlsoLines(root: ParentNode, stats: Map<Element, TextStats>): void {
   removeWhere(root, (element): Verdict => {
     if (!lineBlockTags.has(element.name)) return 'descend';
     const text = stats.get(element)?.text ?? 0;
     if (text === 0 || text > 300) return 'descend';
-    return readAlsoLine.test(collapsedText(element)) ? 'remove' : 'descend';
+    const line = collapsedText(element);
+    if (readAlsoLine.test(line)) return 'remove';
+    return text <= 200 && callToActionLine.test(line) ? 'remove' : 'descend';
   });
 }
 
