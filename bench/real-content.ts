@@ -141,8 +141,9 @@ function shortDelimiterRows(markdown: string): number {
   let bad = 0;
   const lines = markdown.split('\n');
   lines.forEach((line, index) => {
-    if (!line.includes('|') || !delimiterRow.test(line) || index === 0) return;
-    if (!(lines[index - 1] ?? '').includes('|')) return;
+    // Trawl writes every table row between pipes; a list item "- |" is no delimiter row.
+    if (!line.startsWith('|') || !delimiterRow.test(line) || index === 0) return;
+    if (!(lines[index - 1] ?? '').startsWith('|')) return;
     const cells = line
       .trim()
       .replace(/^\||\|$/g, '')
@@ -217,7 +218,7 @@ export async function runRealContent(argv: string[]): Promise<number> {
     const whole = visible(html, page.url);
     tables += whole
       .split('\n')
-      .filter((line) => delimiterRow.test(line) && line.includes('|')).length;
+      .filter((line) => line.startsWith('|') && delimiterRow.test(line)).length;
     badDelimiters += shortDelimiterRows(whole) + shortDelimiterRows(extract(html, page.url));
     if (result.tp === 0 && count(page, markdownText(whole)).tp > 0)
       missingWhileVisible.push(page.part === 'dev' ? page.file : '(a held-out page)');

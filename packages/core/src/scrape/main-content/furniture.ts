@@ -243,6 +243,9 @@ const furnitureHeading = new RegExp(
       'about the author',
       'share (?:this|on)\\b',
       'tags:?$',
+      'explore further',
+      'was this (?:article|page) (?:useful|helpful)',
+      'stay up-to-date',
       // German
       'mehr (?:zum thema|zu|aus|von|über|artikel|news)\\b',
       'weitere (?:artikel|beiträge|nachrichten|meldungen|informationen|themen|news)\\b',
@@ -255,6 +258,12 @@ const furnitureHeading = new RegExp(
       'kommentare?\\b',
       'über den autor',
       'themen:?$',
+      'weiterführende (?:informationen|links|artikel)',
+      'zum weiterlesen',
+      'schon gelesen',
+      'kommentar(?:e)? (?:schreiben|verfassen|geschlossen)',
+      '(?:sharen|teilen) mit',
+      'war (?:der|dieser) artikel (?:nützlich|hilfreich)',
       // Spanish, Portuguese, Italian
       '(?:notas|noticias|temas|artículos) relacionad[oa]s',
       'te puede interesar',
