@@ -55,9 +55,11 @@ function dropsReviews(
   members: readonly Element[],
   stats: Map<Element, TextStats>,
 ): boolean {
+  // A set: a long page may have thousands of members, and this runs for every element.
+  const kept = new Set(members);
   let dropped = false;
   walkElements(root, (element) => {
-    if (dropped || members.includes(element)) return false;
+    if (dropped || kept.has(element)) return false;
     if (idAndClass(element).includes('review') && prose(stats, element) >= 200) dropped = true;
     return !dropped;
   });
