@@ -4,7 +4,7 @@
  * absolute URLs for links and images. Works in place on the domhandler tree, in one walk.
  */
 import { selectAll, compile } from 'css-select';
-import { Element as DomElement, isCDATA } from 'domhandler';
+import { Element as DomElement, isCDATA, isDocument } from 'domhandler';
 import { ValidationError } from '../errors.ts';
 import { toAbsoluteUrl } from '../internal/url.ts';
 import {
@@ -196,14 +196,39 @@ const noscriptContentChars = 200;
  * A short "please enable JavaScript" notice or a tracking pixel is not.
  */
 function isNoscriptContent(element: Element): boolean {
-  let chars = 0;
-  const count = (node: AnyNode): void => {
-    if (chars >= noscriptContentChars) return;
-    if (isText(node)) chars += node.data.trim().length;
-    else if (isTag(node) && !junkTags.has(node.name)) node.children.forEach(count);
+  const text = visibleText(element);
+  if (text.length < noscriptContentChars) return false;
+  // A page rendered in a browser already shows what its <noscript> says (Chromium serialises
+  // the block's markup all the same): keep it only when the rest of the page lacks its text.
+  const sample = text.slice(0, 80);
+  return !textOutsideNoscript(element).includes(sample);
+}
+
+/** Text of a subtree with white space folded, scripts, styles and nested notices left out. */
+function visibleText(root: AnyNode): string {
+  const parts: string[] = [];
+  const collect = (node: AnyNode): void => {
+    if (isText(node)) parts.push(node.data);
+    else if (isDocument(node)) node.children.forEach(collect);
+    else if (isTag(node) && (node === root || !junkTags.has(node.name)))
+      node.children.forEach(collect);
   };
-  element.children.forEach(count);
-  return chars >= noscriptContentChars;
+  collect(root);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+// Computed once per document, and only for pages with a <noscript> worth keeping.
+const outsideTextByRoot = new WeakMap<AnyNode, string>();
+
+function textOutsideNoscript(element: Element): string {
+  let top: AnyNode = element;
+  while (top.parent) top = top.parent;
+  let text = outsideTextByRoot.get(top);
+  if (text === undefined) {
+    text = visibleText(top);
+    outsideTextByRoot.set(top, text);
+  }
+  return text;
 }
 
 // Tab panels and accordion bodies are hidden until clicked, but they hold the page's content
