@@ -4,7 +4,7 @@
  * absolute URLs for links and images. Works in place on the domhandler tree, in one walk.
  */
 import { selectAll, compile } from 'css-select';
-import { Element as DomElement, isCDATA } from 'domhandler';
+import { Element as DomElement, isCDATA, isDocument } from 'domhandler';
 import { ValidationError } from '../errors.ts';
 import { toAbsoluteUrl } from '../internal/url.ts';
 import {
@@ -155,6 +155,7 @@ function cleanChildren(parent: ParentNode, options: CleanOptions): void {
 }
 
 function shouldDrop(element: Element, options: CleanOptions): boolean {
+  if (element.name === 'noscript') return !isNoscriptContent(element);
   if (junkTags.has(element.name)) return true;
   const attribs = element.attribs;
   // `hidden="until-found"` content is findable in the page (collapsed answers): it is content.
@@ -184,6 +185,50 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
     }
   }
   return false;
+}
+
+/** Characters of text from which a `<noscript>` block is content rather than a notice. */
+const noscriptContentChars = 200;
+
+/**
+ * Forum software (Discourse) and some blog platforms (Blogger's templated posts) serve the
+ * content itself inside `<noscript>` for clients without JavaScript, as we are: that is content.
+ * A short "please enable JavaScript" notice or a tracking pixel is not.
+ */
+function isNoscriptContent(element: Element): boolean {
+  const text = visibleText(element);
+  if (text.length < noscriptContentChars) return false;
+  // A page rendered in a browser already shows what its <noscript> says (Chromium serialises
+  // the block's markup all the same): keep it only when the rest of the page lacks its text.
+  const sample = text.slice(0, 80);
+  return !textOutsideNoscript(element).includes(sample);
+}
+
+/** Text of a subtree with white space folded, scripts, styles and nested notices left out. */
+function visibleText(root: AnyNode): string {
+  const parts: string[] = [];
+  const collect = (node: AnyNode): void => {
+    if (isText(node)) parts.push(node.data);
+    else if (isDocument(node)) node.children.forEach(collect);
+    else if (isTag(node) && (node === root || !junkTags.has(node.name)))
+      node.children.forEach(collect);
+  };
+  collect(root);
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+// Computed once per document, and only for pages with a <noscript> worth keeping.
+const outsideTextByRoot = new WeakMap<AnyNode, string>();
+
+function textOutsideNoscript(element: Element): string {
+  let top: AnyNode = element;
+  while (top.parent) top = top.parent;
+  let text = outsideTextByRoot.get(top);
+  if (text === undefined) {
+    text = visibleText(top);
+    outsideTextByRoot.set(top, text);
+  }
+  return text;
 }
 
 // Tab panels and accordion bodies are hidden until clicked, but they hold the page's content

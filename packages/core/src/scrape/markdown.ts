@@ -3,7 +3,14 @@
  * remark-stringify with remark-gfm (tables, strikethrough) writes it.
  */
 import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot, Text } from 'mdast';
-import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-to-markdown';
+import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
+import {
+  defaultHandlers,
+  type Handle,
+  type Info,
+  type State,
+  type Unsafe,
+} from 'mdast-util-to-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -47,10 +54,25 @@ const rulesByCharacters = new WeakMap<
   { characters: string[]; lists: Map<string, Unsafe[]> }
 >();
 
+// Unpadded tables: column alignment padding costs tokens downstream and reads no better.
+const tableSettings = { tablePipeAlign: false };
+const gfmTable = gfmTableToMarkdown(tableSettings).handlers!['table']!;
+
+/**
+ * GFM tables with every delimiter cell written `---`. Unpadded tables get a one-dash delimiter
+ * row (`| - |`), valid GFM but refused by stricter table parsers and by tools that look for
+ * `---` (issue 15). The delimiter row is always the table's second line, since a cell holds no
+ * line break.
+ */
+const table: Handle = (node, parent, state, info) => {
+  const lines = gfmTable(node, parent, state, info).split('\n');
+  if (lines[1] !== undefined) lines[1] = lines[1].replace(/-+/g, '---');
+  return lines.join('\n');
+};
+
 // Built once: plugin attachment and option merging are the costly part of a unified processor.
 const processor = unified()
-  // Unpadded tables: column alignment padding costs tokens downstream and reads no better.
-  .use(remarkGfm, { tablePipeAlign: false })
+  .use(remarkGfm, tableSettings)
   .use(remarkStringify, {
     bullet: '-',
     fences: true,
@@ -60,7 +82,7 @@ const processor = unified()
     listItemIndent: 'one',
     incrementListMarker: true,
     resourceLink: false,
-    handlers: { text },
+    handlers: { text, table },
   })
   .freeze();
 

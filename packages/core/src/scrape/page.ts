@@ -7,7 +7,7 @@ import render from 'dom-serializer';
 import { isDocument } from 'domhandler';
 import { cleanTree, keepIncluded } from './clean.ts';
 import { findFirst, parseHtml, walkElements, type HtmlDocument, type ParentNode } from './dom.ts';
-import { extractMainContent } from './main-content.ts';
+import { extractMainContent, fallbackContent } from './main-content/index.ts';
 import { treeToMarkdown } from './markdown.ts';
 import { readPageHead, type PageMetadata } from './metadata.ts';
 import { cleanMarkdown } from './clean-content.ts';
@@ -94,10 +94,23 @@ export class HtmlPage {
     cleanTree(root, { ...options, baseUrl: this.#baseUrl });
     root = keepIncluded(root, options.includeTags);
     // The caller's include selectors already say what the content is.
-    if (options.onlyMainContent && !options.includeTags?.length) root = extractMainContent(root);
+    if (options.onlyMainContent && !options.includeTags?.length) {
+      // An implausible extraction (near-empty, link-only) falls back on a fresh parse: the first
+      // attempt removed in place, and copying every page up front would cost more than
+      // parsing the rare failure again.
+      root = extractMainContent(root) ?? fallbackContent(this.#freshCleanBody());
+    }
     if (options.redaction) redactTree(root, options.redaction);
     this.#content = root;
     return root;
+  }
+
+  /** The page parsed and cleaned again, untouched by main-content extraction. */
+  #freshCleanBody(): ParentNode {
+    const dom = parseHtml(this.rawHtml);
+    const body: ParentNode = findFirst(dom, 'body') ?? dom;
+    cleanTree(body, { ...this.#options, baseUrl: this.#baseUrl });
+    return body;
   }
 
   #collectPageWide(wants: { links: boolean; images: boolean }): void {

@@ -30,7 +30,7 @@ describe('parse()', () => {
         `## ${sheetName}`,
         '',
         `| ${head.join(' | ')} |`,
-        `| ${head.map(() => '-').join(' | ')} |`,
+        `| ${head.map(() => '---').join(' | ')} |`,
         ...body.map((row) => `| ${row.join(' | ')} |`),
       ].join('\n'),
     );
@@ -40,9 +40,11 @@ describe('parse()', () => {
     const csv = await parse(text('name,quote\n"Smith, Ann","said ""hi"""\nLee,\n'), {
       filename: 'people.csv',
     });
-    expect(csv.markdown).toBe('| name | quote |\n| - | - |\n| Smith, Ann | said "hi" |\n| Lee | |');
+    expect(csv.markdown).toBe(
+      '| name | quote |\n| --- | --- |\n| Smith, Ann | said "hi" |\n| Lee | |',
+    );
     const tsv = await parse(text('a\tb\n1\t2\n'), { contentType: 'text/tab-separated-values' });
-    expect(tsv.markdown).toBe('| a | b |\n| - | - |\n| 1 | 2 |');
+    expect(tsv.markdown).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
   });
 
   it('runs HTML through the page pipeline, with main content and tag options', async () => {

@@ -20,7 +20,7 @@ describe('parse() of PDFs', () => {
         'This is the first paragraph of the report. It contains enough words to wrap across more than one line in the generated document so that line building and paragraph building can be tested properly here.',
         '## Financial Results',
         'Revenue grew in every quarter. The table below shows the figures by region and quarter.',
-        '| Region | Q1 | Q2 |\n| - | - | - |\n| North | 10 | 12 |\n| South | | 8 |',
+        '| Region | Q1 | Q2 |\n| --- | --- | --- |\n| North | 10 | 12 |\n| South | | 8 |',
         '- First bullet point\n- Second bullet point',
         '1. Step one\n2. Step two',
         'Bold lead. Normal text follows.',

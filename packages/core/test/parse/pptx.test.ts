@@ -53,7 +53,7 @@ describe('parse() of PPTX', () => {
     expect(doc.markdown).toContain(
       [
         '| Species | Q1 | Q2 | Q3 | Q4 |',
-        '| - | - | - | - | - |',
+        '| --- | --- | --- | --- | --- |',
         '| Cod | 12 | 15 | | 9 |',
         '| Mackerel | | 22 | 31 | 4 |',
       ].join('\n'),

@@ -1,0 +1,404 @@
+/**
+ * Furniture: blocks that are boilerplate by their tag, ARIA role, class or id, by the heading that
+ * announces them, or by what they say (copyright lines, button links). Removed in place.
+ */
+import {
+  collapsedText,
+  idAndClass,
+  isTag,
+  isText,
+  walkElements,
+  type Element,
+  type ParentNode,
+} from '../dom.ts';
+import type { TextStats } from './stats.ts';
+import { contains, headingTags, removeWhere, type Verdict } from './tree.ts';
+
+// Elements that are furniture by their tag or ARIA role, wherever they stand.
+export const boilerplateTags = new Set(['nav', 'aside', 'menu', 'form']);
+const boilerplateRoles = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+]);
+
+// Furniture by class or id, in two strengths. Strong words mark furniture wherever they stand in
+// a class name (`site-footer`, `share-buttons`, `cookie-banner`); weak words only as a whole class
+// token, because as part of a name they often label content (`posting-categories`, `toc-entry`).
+const strongWords = [
+  'cookies?',
+  'consent',
+  'gdpr',
+  'newsletter',
+  'subscribe',
+  'subscription',
+  'signup',
+  'sign-up',
+  'share',
+  'sharing',
+  'sharethis',
+  'social',
+  'related',
+  'recommended',
+  'recommendations',
+  'more-stories',
+  'most-popular',
+  'most-read',
+  'trending',
+  'promo',
+  'promotion',
+  'sponsor',
+  'sponsored',
+  'breadcrumbs?',
+  'sidebar',
+  'side-bar',
+  'widget-area',
+  'skip-link',
+  'skip-to-content',
+  'skiplink',
+  'navbar',
+  'nav',
+  'navigation',
+  'menu',
+  'mega-menu',
+  'masthead',
+  'site-header',
+  'site-footer',
+  'global-header',
+  'global-footer',
+  'page-footer',
+  'footer',
+  'comments',
+  'comment-section',
+  'comments-area',
+  'comment-list',
+  'comment-respond',
+  'disqus_thread',
+  'disqus',
+  'author-bio',
+  'byline',
+  'tagline',
+  'entry-meta',
+  'post-meta',
+  'article-meta',
+  'flat-list',
+  'signature',
+  'postprofile',
+  'poster-info',
+  'user-info',
+  'userinfo',
+  'author-box',
+  'about-author',
+  'pagination',
+  'post-navigation',
+  'outbrain',
+  'taboola',
+  'sr-only',
+  'visually-hidden',
+  'screen-reader-text',
+  'print-only',
+  'edit-this-page',
+  'app-promo',
+  'download-app',
+];
+const weakWords = [
+  'popular',
+  'author',
+  'buttons',
+  'score',
+  'expand',
+  'widget',
+  'widgets',
+  'respond',
+  'pager',
+  'toolbar',
+  'modal',
+  'popup',
+  'overlay',
+  'banner',
+  'toc',
+  'table-of-contents',
+  'edit-link',
+  'feedback',
+  'rating-widget',
+  'tags',
+  'tag-list',
+  'post-tags',
+  'meta-tags',
+  'categories',
+  'post-categories',
+];
+const boilerplatePattern = new RegExp(
+  `(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)|(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`,
+);
+
+/** A block holding at least this share of the page's text is content, whatever its name says. */
+const protectedShare = 0.4;
+
+function isBoilerplateElement(element: Element): boolean {
+  if (boilerplateTags.has(element.name)) {
+    // A form wrapping the page (ASP.NET WebForms) is not furniture; small forms are.
+    return element.name !== 'form';
+  }
+  if (element.name === 'header' || element.name === 'footer') {
+    // An article's own header holds its title and byline; in a listing of several articles,
+    // each one's footer holds its date.
+    const article = closestArticle(element);
+    if (!article) return true;
+    return element.name === 'footer' && !hasSiblingArticle(article);
+  }
+  const role = element.attribs['role'];
+  if (role && boilerplateRoles.has(role)) return true;
+  const names = idAndClass(element);
+  return names !== '' && boilerplatePattern.test(names) && !isInReviews(element);
+}
+
+/** Product reviews are content, even when the shop software files them as comments. */
+function isInReviews(element: Element): boolean {
+  let node: Element | null = element;
+  for (let depth = 0; node && depth < 4; depth++) {
+    if (idAndClass(node).includes('review')) return true;
+    node = node.parent && isTag(node.parent) ? node.parent : null;
+  }
+  return false;
+}
+
+export function removeBoilerplate(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+  heading: Element | undefined,
+  keep?: Element,
+): void {
+  removeWhere(root, (element): Verdict => {
+    const elementStats = stats.get(element);
+    if (!elementStats) return 'descend';
+    if (element.name === 'form') {
+      // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
+      // or holds posts (Reddit-style comment forms).
+      const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
+      return isFurniture ? 'remove' : 'descend';
+    }
+    if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
+      return 'remove';
+    }
+    if (!isBoilerplateElement(element)) return 'descend';
+    const isProtected =
+      (heading !== undefined &&
+        contains(element, heading) &&
+        !isNavigationLike(element, elementStats)) ||
+      // The scored candidate's text is the page's best prose: a wrapper named like a widget
+      // (Blogger's `widget Blog`) does not take it away.
+      (keep !== undefined && contains(element, keep) && !isNavigationLike(element, elementStats)) ||
+      (elementStats.text >= pageText * protectedShare &&
+        elementStats.linkText < elementStats.text * 0.5 &&
+        element.name !== 'nav');
+    if (isProtected) {
+      // A <header> that holds the article's title keeps the title but loses its nav/widgets.
+      return 'descend';
+    }
+    return 'remove';
+  });
+}
+
+const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;
+
+/** "Add to cart", "Compare", "Apply": a short link styled as a button is a control, not content. */
+function isActionLink(element: Element, stats: TextStats): boolean {
+  if (element.name !== 'a' || stats.text > 40) return false;
+  return element.attribs['role'] === 'button' || actionClass.test(element.attribs['class'] ?? '');
+}
+
+// Headings that announce furniture rather than content, in the languages of the evaluation
+// pages: related stories, "more on this", tags, comments, author boxes.
+const furnitureHeading = new RegExp(
+  '^(?:' +
+    [
+      'related\\b',
+      '(?:products|articles|posts|stories) related',
+      'customers (?:who .*)?also',
+      '(?:you|we think you) (?:may|might) (?:also )?like',
+      'recommended\\b',
+      'more (?:from|stories|articles|in|like this|on this)',
+      'read (?:next|more|also)\\b',
+      'see also\\b',
+      'up next',
+      'popular\\b',
+      'trending\\b',
+      'most (?:read|popular)',
+      'sponsored\\b',
+      'frequently bought together',
+      'who is online',
+      'users browsing',
+      'leave a (?:reply|comment)',
+      '\\d* ?comments?\\b',
+      'about the author',
+      'share (?:this|on)\\b',
+      'tags:?$',
+      'explore further',
+      'was this (?:article|page) (?:useful|helpful)',
+      'stay up-to-date',
+      // German
+      'mehr (?:zum thema|zu|aus|von|über|artikel|news)\\b',
+      'weitere (?:artikel|beiträge|nachrichten|meldungen|informationen|themen|news)\\b',
+      'das könnte sie auch interessieren',
+      'auch interessant',
+      'lesen sie auch',
+      'ähnliche (?:beiträge|artikel)',
+      'verwandte (?:beiträge|artikel|themen)',
+      'schlagworte',
+      'kommentare?\\b',
+      'über den autor',
+      'themen:?$',
+      'weiterführende (?:informationen|links|artikel)',
+      'zum weiterlesen',
+      'schon gelesen',
+      'kommentar(?:e)? (?:schreiben|verfassen|geschlossen)',
+      '(?:sharen|teilen) mit',
+      'war (?:der|dieser) artikel (?:nützlich|hilfreich)',
+      // Spanish, Portuguese, Italian
+      '(?:notas|noticias|temas|artículos) relacionad[oa]s',
+      'te puede interesar',
+      'más (?:sobre|noticias|leídas)',
+      'leia (?:também|mais)',
+      'leggi anche',
+      'articoli correlati',
+      // French
+      '(?:à )?lire aussi',
+      'à découvrir',
+      'sur le même sujet',
+      'articles? similaires?',
+      // Polish
+      'zobacz (?:też|także|również)',
+      'czytaj (?:też|także|również|więcej)',
+    ].join('|') +
+    ')',
+  'i',
+);
+
+// Label elements other than headings: short lines in bold or in their own block.
+const labelTags = new Set(['p', 'div', 'span', 'strong', 'b', 'header']);
+
+/**
+ * Removes blocks announced by a furniture heading ("Products related to this item", "Mehr zum
+ * Thema"): the smallest ancestor that starts with the heading and is a small share of the
+ * page, or, when the heading stands alone, the heading and the link lists right after it.
+ */
+export function removeLabelledFurniture(
+  body: ParentNode,
+  stats: Map<Element, TextStats>,
+  pageText: number,
+): void {
+  const blocks = new Set<Element>();
+  walkElements(body, (element) => {
+    const isHeading = headingTags.has(element.name) && element.name !== 'h1';
+    const isLabel = !isHeading && labelTags.has(element.name) && isShortLabel(element, stats);
+    if (!isHeading && !isLabel) return true;
+    const text = collapsedText(element);
+    if (!furnitureHeading.test(text) || (isLabel && text.length > 60)) return isLabel;
+    // A heading titles the block it starts; a bold label in a card ("Most popular") titles
+    // nothing, so a label only counts when a list of links follows it.
+    const block = isHeading ? blockIntroducedBy(element, body) : element;
+    if (block !== element) {
+      if ((stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+      return false;
+    }
+    // A lone heading: what follows it, while it is a list of links, is what it announces.
+    const announced: Element[] = [];
+    for (let next = element.next; next && announced.length < 3; next = next.next) {
+      if (!isTag(next)) continue;
+      const nextStats = stats.get(next);
+      if (!nextStats || nextStats.text === 0 || nextStats.linkText < nextStats.text * 0.5) break;
+      announced.push(next);
+    }
+    if (isHeading || announced.length > 0)
+      for (const item of [element, ...announced]) blocks.add(item);
+    return false;
+  });
+  removeWhere(body, (element) => (blocks.has(element) ? 'remove' : 'descend'));
+}
+
+function isShortLabel(element: Element, stats: Map<Element, TextStats>): boolean {
+  const text = stats.get(element)?.text ?? 0;
+  return text > 0 && text <= 60;
+}
+
+// "Lea también: <link>", "VEA TAMBIÉN:", "Lesen Sie auch:": a pointer to another story set in
+// the body, always a prefix with a colon.
+const readAlsoLine =
+  /^(?:lea(?: también| más)?|vea también|ver también|mira|lesen sie (?:auch|mehr)|auch interessant|read (?:also|more)|see also|related|czytaj (?:też|także|również|więcej)|zobacz (?:też|także|również)|(?:à )?lire aussi|leia (?:também|mais)|leggi anche|te puede interesar)\s*:/i;
+// Calls to subscribe, follow or sign up set between the paragraphs: short lines that start so.
+const callToActionLine =
+  /^(?:subscribe\b|sign up\b|to (?:view|read|continue reading) the (?:full|whole|rest)|follow (?:us|the \S+) on\b|already a subscriber|suscr[ií]bete|únete\b|hazte miembro|jetzt (?:abonnieren|anmelden)|abonnieren sie|abonnez-vous|inscrivez-vous)/i;
+const lineBlockTags = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b']);
+
+/**
+ * Removes "read also" lines and calls to subscribe inside the text: short blocks that start with
+ * such a prefix.
+ */
+export function removeReadAlsoLines(root: ParentNode, stats: Map<Element, TextStats>): void {
+  removeWhere(root, (element): Verdict => {
+    if (!lineBlockTags.has(element.name)) return 'descend';
+    const text = stats.get(element)?.text ?? 0;
+    if (text === 0 || text > 300) return 'descend';
+    const line = collapsedText(element);
+    if (readAlsoLine.test(line)) return 'remove';
+    return text <= 200 && callToActionLine.test(line) ? 'remove' : 'descend';
+  });
+}
+
+/** The largest ancestor (up to four levels) that starts with `heading`: the block it titles. */
+function blockIntroducedBy(heading: Element, body: ParentNode): Element {
+  let block = heading;
+  for (let depth = 0; depth < 4; depth++) {
+    const parent = block.parent;
+    if (!parent || !isTag(parent) || parent === body) break;
+    const first = parent.children.find(
+      (child) => isTag(child) || (isText(child) && child.data.trim() !== ''),
+    );
+    if (first !== block) break;
+    block = parent;
+  }
+  return block;
+}
+
+const copyrightStart = /^(?:©|\(c\)\s*\d{4}|copyright\b)/i;
+const lineTags = new Set(['p', 'div', 'small', 'span', 'section']);
+
+/** "© 2024 Example. All rights reserved." — a legal line, even inside the article. */
+function isCopyrightLine(element: Element, stats: TextStats): boolean {
+  return (
+    stats.text > 0 &&
+    stats.text < 200 &&
+    lineTags.has(element.name) &&
+    copyrightStart.test(collapsedText(element))
+  );
+}
+
+function closestArticle(element: Element): Element | undefined {
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (parent.name === 'article') return parent;
+  }
+  return undefined;
+}
+
+function hasSiblingArticle(article: Element): boolean {
+  return (article.parent?.children ?? []).some(
+    (sibling) => sibling !== article && isTag(sibling) && sibling.name === 'article',
+  );
+}
+
+function isNavigationLike(element: Element, stats: TextStats): boolean {
+  return (
+    element.name === 'nav' ||
+    (stats.text > 0 && stats.linkText / stats.text > 0.8 && stats.paragraphs === 0)
+  );
+}

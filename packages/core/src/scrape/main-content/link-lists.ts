@@ -1,0 +1,60 @@
+/**
+ * Link lists inside the content root: tag clouds, "more in this section", link farms. Dropped
+ * unless they are the content (the items of a listing).
+ */
+import { isTag, type Element, type ParentNode } from '../dom.ts';
+import type { TextStats } from './stats.ts';
+import { contains, countHeadings, removeWhere, type Verdict } from './tree.ts';
+
+const itemTags = new Set(['li', 'article', 'tr']);
+
+/**
+ * Three or more siblings of the same tag and class: an item of a collection (cards, results).
+ * Bare <p> and <div> siblings are everywhere, so they need a class to count.
+ */
+function isRepeatedItem(element: Element): boolean {
+  const signature = element.attribs['class'] ?? '';
+  if (!signature && !itemTags.has(element.name)) return false;
+  let count = 0;
+  for (const sibling of element.parent?.children ?? []) {
+    if (
+      isTag(sibling) &&
+      sibling.name === element.name &&
+      (sibling.attribs['class'] ?? '') === signature
+    )
+      count++;
+    if (count >= 3) return true;
+  }
+  return false;
+}
+
+const linkListTags = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'p']);
+
+/**
+ * Drops blocks that are mostly links and hold no prose (tag clouds, "more in this section", link
+ * farms) — unless they are a large share of the content, as the items of a listing page are.
+ */
+export function pruneLinkLists(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  rootText: number,
+  heading: Element | undefined,
+): void {
+  removeWhere(root, (element): Verdict => {
+    const elementStats = stats.get(element);
+    if (!elementStats) return 'descend';
+    // Items of a collection are judged together, by their list: never one card at a time.
+    if (isRepeatedItem(element)) return 'keep';
+    if (!linkListTags.has(element.name)) return 'descend';
+    if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
+    if (heading && contains(element, heading)) return 'descend';
+    // One or two links (a title, an author) are not a link list.
+    if (elementStats.links < 3) return 'descend';
+    const density = elementStats.linkText / elementStats.text;
+    if (density <= 0.75) return 'descend';
+    // A link-dense block that is a large share of the content is the content (a listing): keep
+    // it whole rather than pruning its groups one by one.
+    if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return 'keep';
+    return 'remove';
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * The last word on an extraction: is the chosen text plausibly the page's content? A content
+ * root picked wrong (a logo link, a "Log in" bar, a teaser list) gives near-empty or link-only
+ * markdown, and nothing before this point notices. Judged against what the page offered a reader
+ * before any removal: its prose (text outside links).
+ */
+import { detach, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
+import { findScoredCandidate } from './scored.ts';
+import { computeStats, type TextStats } from './stats.ts';
+
+/** What the page offered before extraction. */
+export interface PageProse {
+  /** Characters of text outside links, over the whole cleaned page. */
+  prose: number;
+}
+
+// Below this many characters, a result is "near-empty" whatever the page.
+const nearEmpty = 200;
+
+/**
+ * True when `root` holds too little of the page's prose to be its content: near-empty while the
+ * page has several times more to read, or a small share of a page that is mostly prose.
+ */
+export function isImplausible(root: ParentNode, page: PageProse): boolean {
+  const stats = computeStats(root);
+  const own = stats.get(root as Element);
+  const text = own?.text ?? 0;
+  const prose = own ? own.text - own.linkText : 0;
+  if (page.prose < nearEmpty) return false;
+  if (text < nearEmpty) return page.prose >= nearEmpty * 2;
+  // Mostly links, while the page has real prose elsewhere: a teaser list or a menu was taken.
+  if (prose < text * 0.3 && page.prose > prose * 4) return true;
+  return prose < page.prose * 0.1 && prose < 500;
+}
+
+// Furniture by tag or role alone: the only removal the fallback trusts.
+const furnitureTags = new Set(['nav', 'header', 'footer', 'aside', 'menu']);
+const furnitureRoles = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+
+/**
+ * The fallback for a page whose extraction was implausible, run on a fresh, cleaned copy of the
+ * page: the scored candidate when it holds a fair share of the prose, else the whole page less
+ * its navigation, header, footer and asides. Never empty when the page has text.
+ */
+export function fallbackContent(body: ParentNode): ParentNode {
+  const stats = computeStats(body);
+  const own = stats.get(body as Element);
+  const pageProse = own ? own.text - own.linkText : 0;
+  const scored = findScoredCandidate(body, stats);
+  if (scored) {
+    const prose = scored.members.reduce((total, member) => total + proseOf(stats, member), 0);
+    if (prose >= pageProse * 0.3 && prose >= nearEmpty) return scored.top;
+  }
+  const doomed: Element[] = [];
+  walkElements(body, (element) => {
+    const role = element.attribs['role'];
+    const isFurniture =
+      furnitureTags.has(element.name) || (role !== undefined && furnitureRoles.has(role));
+    // Keep a furniture block that holds most of the page's prose: it is the content. Blocks of
+    // links without prose go too: a page that reaches the fallback has prose to show instead.
+    const s = stats.get(element);
+    const isLinkBlock =
+      s !== undefined && s.links >= 3 && s.paragraphs === 0 && s.linkText > s.text * 0.8;
+    if ((isFurniture || isLinkBlock) && proseOf(stats, element) < pageProse * 0.5) {
+      doomed.push(element);
+      return false;
+    }
+    return true;
+  });
+  const before = own?.text ?? 0;
+  const removed = doomed.reduce((total, element) => total + (stats.get(element)?.text ?? 0), 0);
+  // If the furniture was everything, the page is its furniture: keep it whole.
+  if (removed < before) for (const element of doomed) detach(element);
+  return body;
+}
+
+function proseOf(stats: Map<Element, TextStats>, element: Element): number {
+  const s = stats.get(element);
+  return s && isTag(element) ? s.text - s.linkText : 0;
+}

@@ -1,0 +1,90 @@
+/**
+ * Per-element text statistics for main-content extraction, computed bottom-up in one walk.
+ */
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
+
+/** Per-element text statistics, computed once per extraction, bottom-up. */
+export interface TextStats {
+  /** Characters of visible text (white space runs count as one). */
+  text: number;
+  /** Characters of that text inside links. */
+  linkText: number;
+  /** Paragraph-like blocks with real prose (a sentence-sized text run). */
+  paragraphs: number;
+  /** Links (`<a>` elements) inside. */
+  links: number;
+}
+
+export function textLength(node: AnyNode): number {
+  if (isText(node)) return node.data.trim().length;
+  if (!isTag(node)) return 0;
+  let total = 0;
+  for (const child of node.children) total += textLength(child);
+  return total;
+}
+
+export function computeStats(root: ParentNode): Map<Element, TextStats> {
+  const stats = new Map<Element, TextStats>();
+  const visit = (node: ParentNode, inLink: boolean): TextStats => {
+    const total: TextStats = { text: 0, linkText: 0, paragraphs: 0, links: 0 };
+    let directText = 0;
+    for (const child of node.children) {
+      if (isText(child)) {
+        const length = visibleLength(child.data);
+        total.text += length;
+        directText += length;
+        if (inLink) total.linkText += length;
+      } else if (isTag(child)) {
+        const childStats = visit(child, inLink || child.name === 'a');
+        total.text += childStats.text;
+        total.linkText += childStats.linkText;
+        total.paragraphs += childStats.paragraphs;
+        total.links += childStats.links + (child.name === 'a' ? 1 : 0);
+      }
+    }
+    if (isTag(node)) {
+      const element = node;
+      // Text written straight into a container (Blogger posts: text and <br>, no <p>) is prose too.
+      if (isProseBlock(element, total) || (!inLink && directText >= 120)) total.paragraphs += 1;
+      stats.set(element, total);
+    }
+    return total;
+  };
+  const rootStats = visit(root, false);
+  // The body itself may be a plain container (includeTags) — record it too.
+  stats.set(root as Element, rootStats);
+  return stats;
+}
+
+export function visibleLength(text: string): number {
+  // Counting collapsed white space as one char keeps indentation-heavy markup from inflating
+  // blocks, without the cost of building strings.
+  let length = 0;
+  let inSpace = true;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 160;
+    if (isSpace) {
+      if (!inSpace) length++;
+      inSpace = true;
+    } else {
+      length++;
+      inSpace = false;
+    }
+  }
+  return length;
+}
+
+export function isProseBlock(element: Element, stats: TextStats): boolean {
+  if (
+    element.name !== 'p' &&
+    element.name !== 'pre' &&
+    element.name !== 'blockquote' &&
+    element.name !== 'li' &&
+    element.name !== 'td' &&
+    element.name !== 'dd'
+  ) {
+    return false;
+  }
+  return stats.text >= 80 && stats.linkText / stats.text < 0.5;
+}
