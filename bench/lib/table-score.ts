@@ -6,7 +6,6 @@
 import { isTag, type Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { markdownTables, normaliseCell, type Grid } from '../../test/parse-corpus/metrics.ts';
-import { parseDelimited } from '../../packages/core/src/parse/to-html.ts';
 
 export type { Grid };
 
@@ -86,8 +85,17 @@ export function icdarTables(xml: string): Grid[] {
   });
 }
 
-/** A tabula CSV as a grid. */
-export const csvTable = (text: string): Grid => parseDelimited(text, ',');
+/** A tabula CSV (RFC 4180: quoted fields may hold commas, quotes and line breaks) as a grid. */
+export function csvTable(text: string): Grid {
+  const rows: Grid = [[]];
+  const field = /("(?:[^"]|"")*"|[^,\r\n]*)(,|\r?\n|$)/gy;
+  for (let match = field.exec(text); match && match.index < text.length; match = field.exec(text)) {
+    const raw = match[1]!;
+    rows.at(-1)!.push(raw.startsWith('"') ? raw.slice(1, -1).replace(/""/g, '"') : raw);
+    if (match[2] !== ',') rows.push([]);
+  }
+  return rows.filter((row) => row.length > 0);
+}
 
 /** A grid's normalised text, wholly empty rows and columns dropped. */
 function compact(grid: Grid): Grid {

@@ -3,7 +3,6 @@
  * serves documents as it serves pages: DOCX through mammoth, spreadsheets through exceljs, CSV
  * and TSV as a table, text and data files as preformatted blocks.
  */
-import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
@@ -12,6 +11,7 @@ import { pdfToHtml } from './pdf/index.ts';
 import { epubHtml } from './epub.ts';
 import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
+import { spreadsheetHtml } from './xlsx.ts';
 import { checkZipBomb } from './zip.ts';
 
 const escapeHtml = (text: string) =>
@@ -61,49 +61,6 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
     .map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
 }
 
-/** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === 'object') {
-    if ('result' in value) return cellText(value.result);
-    if ('richText' in value) return value.richText.map((part) => part.text).join('');
-    if ('text' in value) return String(value.text);
-    if ('error' in value) return String(value.error);
-    return '';
-  }
-  return String(value);
-}
-
-async function spreadsheetHtml(bytes: Uint8Array): Promise<string> {
-  checkZipBomb(bytes, 'spreadsheet');
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
-  } catch (error) {
-    throw new ValidationError(`The spreadsheet cannot be read: ${(error as Error).message}`);
-  }
-  const sections: string[] = [];
-  workbook.eachSheet((sheet) => {
-    const rows: string[][] = [];
-    sheet.eachRow({ includeEmpty: false }, (row) => {
-      const cells: string[] = [];
-      for (let column = 1; column <= sheet.columnCount; column++) {
-        cells.push(cellText(row.getCell(column).value));
-      }
-      rows.push(cells);
-    });
-    // Columns empty in every row are outside the used range.
-    const used = rows[0]?.map((_, column) => rows.some((row) => row[column] !== '')) ?? [];
-    const trimmed = rows.map((row) => row.filter((_, column) => used[column]));
-    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>${table(trimmed)}`);
-  });
-  return sections.join('\n');
-}
-
 async function docxHtml(bytes: Uint8Array): Promise<string> {
   checkZipBomb(bytes, 'Word');
   try {
@@ -137,6 +94,10 @@ export async function toHtml(
   options: ToHtmlOptions = {},
 ): Promise<DocumentHtml> {
   if (kind === 'pdf') return pdfToHtml(bytes, options);
+  if (kind === 'xlsx') {
+    checkZipBomb(bytes, 'spreadsheet');
+    return spreadsheetHtml(bytes);
+  }
   return { html: await textualHtml(kind, bytes) };
 }
 
@@ -148,7 +109,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'docx':
       return docxHtml(bytes);
     case 'xlsx':
-      return spreadsheetHtml(bytes);
+      throw new Error('XLSX is converted by spreadsheetHtml');
     case 'csv':
     case 'tsv':
       return table(parseDelimited(text(), kind === 'csv' ? ',' : '\t'));
