@@ -118,12 +118,14 @@ async function runAll(files: string[], jobs: number, log?: string): Promise<Outc
         }, 100);
         const next = await lines.next();
         clearInterval(watch);
-        if (!next.done) {
-          const outcome = JSON.parse(next.value) as Outcome;
-          results.push(outcome);
-        } else results.push({ file, outcome: verdict ?? 'process died' });
-        if (log) appendFileSync(log, `${JSON.stringify(results.at(-1))}\n`);
+        const outcome: Outcome = next.done
+          ? { file, outcome: verdict ?? 'process died' }
+          : (JSON.parse(next.value) as Outcome);
+        results.push(outcome);
+        if (log) appendFileSync(log, `${JSON.stringify(outcome)}\n`);
         if (results.length % 100 === 0) console.error(`${results.length}/${files.length}`);
+        // The child is gone (killed, or crashed): the next file gets a new one.
+        if (next.done) break;
       }
       proc.kill('SIGKILL');
     }
