@@ -9,6 +9,7 @@ import type { FileKind } from './detect.ts';
 import type { OcrMode } from './pdf/extract.ts';
 import { pdfToHtml } from './pdf/index.ts';
 import { epubHtml } from './epub.ts';
+import { convertLegacy, legacyTargets } from './legacy.ts';
 import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
 import { spreadsheetHtml } from './xlsx.ts';
@@ -85,6 +86,8 @@ export interface ToHtmlOptions {
   ocr?: OcrMode;
   /** Epoch milliseconds after which parsing stops with SCRAPE_TIMEOUT. */
   deadline?: number;
+  /** LibreOffice's soffice for DOC, XLS and PPT; the usual paths when unset. */
+  sofficePath?: string | undefined;
 }
 
 /** The HTML of a file of `kind`. @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet */
@@ -94,6 +97,8 @@ export async function toHtml(
   options: ToHtmlOptions = {},
 ): Promise<DocumentHtml> {
   if (kind === 'pdf') return pdfToHtml(bytes, options);
+  if (kind === 'doc' || kind === 'xls' || kind === 'ppt')
+    return toHtml(legacyTargets[kind], await convertLegacy(bytes, kind, options), options);
   if (kind === 'xlsx') {
     checkZipBomb(bytes, 'spreadsheet');
     return spreadsheetHtml(bytes);
@@ -110,6 +115,10 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
       return docxHtml(bytes);
     case 'xlsx':
       throw new Error('XLSX is converted by spreadsheetHtml');
+    case 'doc':
+    case 'xls':
+    case 'ppt':
+      throw new Error('Legacy Office files are converted by convertLegacy');
     case 'csv':
     case 'tsv':
       return table(parseDelimited(text(), kind === 'csv' ? ',' : '\t'));
@@ -134,7 +143,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, DOC, XLS, PPT (with LibreOffice), ODT, ODS, ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }
