@@ -90,6 +90,20 @@ export interface ParseSettings {
   sofficePath?: string | undefined;
 }
 
+const wordsOf = (markdown: string | undefined) =>
+  (markdown ?? '').match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+
+/**
+ * Main content that kept no words, or under a tenth of a short document's words: main-content
+ * removal misread the document (a page of only a nav list or a footer), not trimmed its chrome.
+ */
+function isImplausiblyShort(main: string | undefined, whole: string | undefined): boolean {
+  const kept = wordsOf(main);
+  const total = wordsOf(whole);
+  if (total === 0) return false;
+  return kept === 0 || (total <= 300 && kept * 10 < total);
+}
+
 /** What callers pass to `parse()`. */
 export type ParseOptions = z.input<typeof parseOptionsSchema>;
 
@@ -166,7 +180,22 @@ export async function parse(
     blockAds: kind === 'html',
   };
   const redaction = prepareConversion(conversionOptions);
-  const { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  let { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  // An uploaded HTML file is the document the caller wants read: when main-content removal took
+  // (almost) all of its text, the whole cleaned body is the better answer (issue 22).
+  const textOf = (converted: typeof content) => converted.markdown ?? converted.html;
+  if (conversionOptions.onlyMainContent && wordsOf(textOf(content)) < 300) {
+    const whole = convertHtml(
+      html,
+      sourceURL,
+      { ...conversionOptions, onlyMainContent: false },
+      redaction,
+    );
+    if (isImplausiblyShort(textOf(content), textOf(whole.content))) {
+      ({ content, pageMetadata } = whole);
+      warnings.push('Main-content extraction left almost nothing; the whole document is returned.');
+    }
+  }
   // An uploaded file has no site: a favicon guessed from its file:// address means nothing.
   delete pageMetadata.favicon;
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;
