@@ -82,6 +82,38 @@ function cellText(words: Word[]): string {
     .replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
 }
 
+/** A number as tables print it: signs, currency, footnote stars, percent, (X) for n/a. */
+const figure = /^[*†‡]*[-–+±$€£]?\(?[\d.,]+\)?%?[*†‡]*$|^\(X\)$|^[–-]$|^\*+$/;
+
+/**
+ * A ruled row's cells as rows of text. A row whose rules enclose a whole column of lines — four
+ * or more baselines, shared by at least two cells (producers that rule only the header and the
+ * frame) — is one row per baseline; otherwise its cells' lines join (wrapped cell text).
+ */
+function textRows(cells: Word[][]): string[][] {
+  const baselines: number[] = [];
+  for (const word of cells.flat().sort((a, b) => a.y - b.y)) {
+    const last = baselines.at(-1);
+    if (last === undefined || word.y - last > word.size * 0.45) baselines.push(word.y);
+  }
+  const lineOf = (word: Word) =>
+    baselines.reduce(
+      (best, y, i) => (Math.abs(y - word.y) < Math.abs(baselines[best]! - word.y) ? i : best),
+      0,
+    );
+  const fullColumns = cells.filter(
+    (words) => new Set(words.map(lineOf)).size >= baselines.length * 0.75,
+  ).length;
+  if (baselines.length < 4 || fullColumns < 2) return [cells.map(cellText)];
+  const split = baselines.map((_, line) =>
+    cells.map((words) => cellText(words.filter((word) => lineOf(word) === line))),
+  );
+  // Wrapped prose in two cells side by side shares baselines too; a column of figures is data.
+  const pieces = split.flat().filter((text) => text !== '');
+  const figures = pieces.filter((text) => figure.test(text)).length;
+  return figures >= pieces.length * 0.5 ? split : [cells.map(cellText)];
+}
+
 function ruledTables(page: PageContent, words: Word[]): Table[] {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
@@ -153,7 +185,9 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
       const [ownerRow, ownerColumn] = owner[r]![c]!;
       texts[ownerRow]![ownerColumn]!.push(word);
     }
-    const rows = texts.map((row) => row.map(cellText));
+    const rows = texts.flatMap((row, r) =>
+      owner[r]!.every(([ownerRow]) => ownerRow === r) ? textRows(row) : [row.map(cellText)],
+    );
     if (rows.flat().every((cell) => cell === '')) continue;
     tables.push({ box, rows, headerRows: 1 });
   }
