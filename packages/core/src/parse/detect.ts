@@ -96,6 +96,12 @@ function zipKind(bytes: Uint8Array): FileKind {
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';
+  // A package may name its main part otherwise (OPC follows the relationships): the folders
+  // of its parts still tell.
+  const under = (folder: string) => [...names].some((name) => name.startsWith(folder));
+  if (under('xl/worksheets/')) return 'xlsx';
+  if (under('ppt/slides/')) return 'pptx';
+  if (under('word/')) return 'docx';
   const mimetype = packageMimetype(bytes);
   if (mimetype.startsWith('application/epub+zip')) return 'epub';
   if (names.has('content.xml') && names.has('mimetype')) return odfKind(mimetype);

@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { ValidationError } from '../errors.ts';
 import { escapeHtml } from './ooxml.ts';
+import { blankCell, type GridCell, readXlsxCells, type SheetGrid } from './xlsx-cells.ts';
 
 /** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
 function cellText(value: ExcelJS.CellValue): string {
@@ -37,15 +38,6 @@ function noteText(note: ExcelJS.Cell['note'] | undefined): string {
     .map((part) => part.text)
     .join('')
     .trim();
-}
-
-/** One visible cell of a sheet's grid; `covered` cells sit under a merged cell's span. */
-interface GridCell {
-  text: string;
-  rowspan: number;
-  colspan: number;
-  covered: boolean;
-  note: string;
 }
 
 /** A rectangle of the grid: rows [top, bottom), columns [left, right). */
@@ -165,10 +157,9 @@ function readSheet(sheet: ExcelJS.Worksheet): {
   const covered: { cell: GridCell; r: number; c: number; master: string }[] = [];
   let hidden = columnCount - visibleColumns.length;
   let previous = 0;
-  const blank = (): GridCell => ({ text: '', rowspan: 1, colspan: 1, covered: false, note: '' });
   sheet.eachRow({ includeEmpty: false }, (row, number) => {
     // Skipped empty rows separate tables: one blank grid row stands for any number of them.
-    if (number > previous + 1) grid.push(visibleColumns.map(blank));
+    if (number > previous + 1) grid.push(visibleColumns.map(blankCell));
     previous = number;
     if (row.hidden) {
       hidden++;
@@ -221,27 +212,66 @@ async function withoutDrawings(bytes: Uint8Array): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 
-async function loadWorkbook(
-  bytes: Uint8Array,
-): Promise<{ workbook: ExcelJS.Workbook; note?: string }> {
+/** exceljs's merge handling is quadratic: past this many merged ranges the XML reader is used. */
+const maxExceljsMerges = 5_000;
+
+async function mergeCount(bytes: Uint8Array): Promise<number> {
+  const zip = await JSZip.loadAsync(bytes);
+  let count = 0;
+  for (const name of Object.keys(zip.files))
+    if (/^xl\/worksheets\/[^/]+\.xml$/.test(name))
+      count += (await zip.file(name)!.async('string')).split('<mergeCell ').length - 1;
+  return count;
+}
+
+/** A sheet as exceljs reads it (with dates and comments). */
+function exceljsSheet(sheet: ExcelJS.Worksheet): SheetGrid {
+  return {
+    name: sheet.name,
+    visible: sheet.state === 'visible' || !sheet.state,
+    ...readSheet(sheet),
+  };
+}
+
+/**
+ * The workbook's sheets: by exceljs, which knows number formats (dates) and comments; again
+ * without drawings when exceljs fails on them; by the XML reader when exceljs cannot read the
+ * package at all or it has too many merged ranges for exceljs.
+ */
+async function readSheets(bytes: Uint8Array): Promise<{ sheets: SheetGrid[]; note?: string }> {
   const load = async (data: Uint8Array) => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.from(data) as unknown as ArrayBuffer);
-    return workbook;
+    return workbook.worksheets.map(exceljsSheet);
   };
+  let failure: unknown;
   try {
-    return { workbook: await load(bytes) };
-  } catch (first) {
+    if ((await mergeCount(bytes)) <= maxExceljsMerges) {
+      const sheets = await load(bytes);
+      // No sheet at all: exceljs looked for the parts under their usual names only.
+      if (sheets.length) return { sheets };
+    }
+  } catch (error) {
+    failure = error;
     try {
       return {
-        workbook: await load(await withoutDrawings(bytes)),
+        sheets: await load(await withoutDrawings(bytes)),
         note: 'Pictures and charts could not be read and were left out.',
       };
     } catch {
-      throw new ValidationError(`The spreadsheet cannot be read: ${(first as Error).message}`, {
-        cause: first,
-      });
+      // The XML reader below.
     }
+  }
+  try {
+    return {
+      sheets: await readXlsxCells(bytes),
+      note: 'Dates are shown as serial numbers and comments are left out (the workbook was read from its XML).',
+    };
+  } catch (error) {
+    const cause = failure ?? error;
+    throw new ValidationError(`The spreadsheet cannot be read: ${(cause as Error).message}`, {
+      cause,
+    });
   }
 }
 
@@ -249,18 +279,17 @@ async function loadWorkbook(
 export async function spreadsheetHtml(
   bytes: Uint8Array,
 ): Promise<{ html: string; warning?: string }> {
-  const { workbook, note } = await loadWorkbook(bytes);
+  const { sheets, note } = await readSheets(bytes);
   const sections: string[] = [];
   const skipped: string[] = [];
   let hiddenLines = 0;
-  for (const sheet of workbook.worksheets) {
-    if (sheet.state !== 'visible' && sheet.state !== undefined) {
+  for (const sheet of sheets) {
+    if (!sheet.visible) {
       skipped.push(sheet.name);
       continue;
     }
-    const { grid, width, hidden } = readSheet(sheet);
-    hiddenLines += hidden;
-    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>\n${sheetHtml(grid, width)}`);
+    hiddenLines += sheet.hidden;
+    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>\n${sheetHtml(sheet.grid, sheet.width)}`);
   }
   const warnings = [
     skipped.length ? `Hidden sheets were skipped: ${skipped.join(', ')}.` : '',

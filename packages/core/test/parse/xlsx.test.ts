@@ -125,4 +125,37 @@ describe('parse() of spreadsheets', () => {
     expect(doc.markdown).toContain('| Kettle | 30 |');
     expect(doc.warning).toMatch(/Pictures and charts/);
   });
+
+  it('reads a workbook exceljs cannot open (workbook part under another name) from its XML', async () => {
+    const base = await workbookBytes((workbook) => {
+      const sheet = workbook.addWorksheet('Stock');
+      sheet.addRow(['Part', 'Count']);
+      sheet.addRow(['Bolt', 120]);
+      sheet.getCell('D1').value = 'Spanning note';
+      sheet.mergeCells('D1:E1');
+    });
+    // OPC lets the package name its main part anything; its relationships say which.
+    const zip = await JSZip.loadAsync(base);
+    const moved = 'xl/book.xml';
+    zip.file(moved, await zip.file('xl/workbook.xml')!.async('string'));
+    zip.file(
+      'xl/_rels/book.xml.rels',
+      await zip.file('xl/_rels/workbook.xml.rels')!.async('string'),
+    );
+    zip.remove('xl/workbook.xml');
+    zip.remove('xl/_rels/workbook.xml.rels');
+    const rels = await zip.file('_rels/.rels')!.async('string');
+    zip.file('_rels/.rels', rels.replace('xl/workbook.xml', moved));
+    const types = await zip.file('[Content_Types].xml')!.async('string');
+    zip.file('[Content_Types].xml', types.replace('/xl/workbook.xml', `/${moved}`));
+    const renamed = new Uint8Array(await zip.generateAsync({ type: 'uint8array' }));
+    const direct = new ExcelJS.Workbook();
+    await direct.xlsx.load(Buffer.from(renamed) as unknown as ArrayBuffer);
+    expect(direct.worksheets).toHaveLength(0);
+    const doc = await parse(renamed, { filename: 'stock.xlsx', formats: ['markdown', 'html'] });
+    expect(doc.markdown).toContain('| Part | Count |');
+    expect(doc.markdown).toContain('| Bolt | 120 |');
+    expect(doc.html).toMatch(/<th colspan="2">Spanning note<\/th>/);
+    expect(doc.warning).toMatch(/read from its XML/);
+  });
 });
