@@ -92,6 +92,7 @@ function rssKb(pid: number): number {
 /** Parent side: one worker child at a time per slot, replaced when it is killed or dies. */
 async function runAll(files: string[], jobs: number, log?: string): Promise<Outcome[]> {
   const queue = [...files];
+  const retried = new Set<string>();
   const results: Outcome[] = [];
   const slot = async () => {
     while (queue.length) {
@@ -119,6 +120,13 @@ async function runAll(files: string[], jobs: number, log?: string): Promise<Outc
         }, 100);
         const next = await lines.next();
         clearInterval(watch);
+        // A child that parsed many files carries their garbage: a file over the RSS limit is
+        // tried once more in a fresh child before it counts.
+        if (next.done && verdict === 'rss over 1 GB' && !retried.has(file)) {
+          retried.add(file);
+          queue.unshift(file);
+          break;
+        }
         const outcome: Outcome = next.done
           ? { file, outcome: verdict ?? 'process died' }
           : (JSON.parse(next.value) as Outcome);
