@@ -46,6 +46,8 @@ interface Outcome {
 
 /** Child side: parses the files named on stdin, one JSON line out per file. */
 async function child(): Promise<void> {
+  // Ready: the parent starts a file's clock only now, not while Node loads the engine.
+  process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) {
     const file = line.trim();
     if (!file) continue;
@@ -106,6 +108,7 @@ async function runAll(files: string[], jobs: number, log?: string): Promise<Outc
       proc.on('exit', () => (exited = true));
       // A child that died mid-file is recorded as such; writing to it must not kill the parent.
       proc.stdin!.on('error', () => undefined);
+      if ((await lines.next()).done) continue;
       while (queue.length && !exited) {
         const file = queue.shift()!;
         proc.stdin!.write(`${file}\n`);
