@@ -23,6 +23,9 @@ interface Row {
 
 /** A gap wider than this many font sizes separates cells; a word space is about a quarter. */
 const cellGap = 0.9;
+/** The gap that separates two figures. */
+const figureGap = 0.5;
+const isFigure = (text: string) => /^[(]?[-–+±$€£]?[\d.,]+[)%]?$/.test(text) && /\d/.test(text);
 /** The share of a table's rows that may cross a column boundary. */
 const blockingShare = 0.2;
 /** Captions and source lines sit next to tables but are never rows. */
@@ -34,7 +37,10 @@ function chunksOf(line: Line): Chunk[] {
   const chunks: Chunk[] = [];
   for (const word of words) {
     const last = chunks.at(-1);
-    if (last && word.left - last.right <= Math.max(word.size, line.size) * cellGap) {
+    const previous = last?.words.at(-1);
+    // Two figures side by side are two cells even close together: a cell holds one figure.
+    const gap = previous && isFigure(previous.text) && isFigure(word.text) ? figureGap : cellGap;
+    if (last && word.left - last.right <= Math.max(word.size, line.size) * gap) {
       last.words.push(word);
       last.right = Math.max(last.right, word.right);
     } else chunks.push({ words: [word], left: word.left, right: word.right });
