@@ -86,9 +86,10 @@ function cellText(words: Word[]): string {
 const figure = /^[*†‡]*[-–+±$€£]?\(?[\d.,]+\)?%?[*†‡]*$|^\(X\)$|^[–-]$|^\*+$/;
 
 /**
- * A ruled row's cells as rows of text. A row whose rules enclose a whole column of lines — four
- * or more baselines, shared by at least two cells (producers that rule only the header and the
- * frame) — is one row per baseline; otherwise its cells' lines join (wrapped cell text).
+ * A ruled row's cells as rows of text. A row whose rules enclose lines of figures — baselines
+ * shared by at least two cells, mostly figures (producers that rule only the header and the
+ * frame, or a group of rows) — is one row per baseline; otherwise its cells' lines join (wrapped
+ * cell text).
  */
 function textRows(cells: Word[][]): string[][] {
   const baselines: number[] = [];
@@ -102,9 +103,9 @@ function textRows(cells: Word[][]): string[][] {
       0,
     );
   const fullColumns = cells.filter(
-    (words) => new Set(words.map(lineOf)).size >= baselines.length * 0.75,
+    (words) => new Set(words.map(lineOf)).size >= baselines.length * 0.5,
   ).length;
-  if (baselines.length < 4 || fullColumns < 2) return [cells.map(cellText)];
+  if (baselines.length < 3 || fullColumns < 2) return [cells.map(cellText)];
   const split = baselines.map((_, line) =>
     cells.map((words) => cellText(words.filter((word) => lineOf(word) === line))),
   );
