@@ -73,7 +73,7 @@ function candidateRuns(rows: Row[]): Row[][] {
     if (isMulti(row)) {
       run.push(...pending, row);
       pending = [];
-    } else if (run.length && pending.length < 2) pending.push(row);
+    } else if (run.length && pending.length < 3) pending.push(row);
     else {
       close();
     }
@@ -177,7 +177,15 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
       cells[0] === '' &&
       last[0] !== '' &&
       cells.every((cell, c) => cell === '' || last[c] !== '');
-    if (continues) cells.forEach((cell, c) => cell && (last[c] = `${last[c]} ${cell}`));
+    // A label wrapped onto a line of its own: the label above breaks mid-phrase.
+    const wrappedLabel =
+      last &&
+      tight &&
+      cells[0] !== '' &&
+      cells.slice(1).every((cell) => cell === '') &&
+      (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!));
+    if (wrappedLabel) last[0] = `${last[0]} ${cells[0]}`;
+    else if (continues) cells.forEach((cell, c) => cell && (last[c] = `${last[c]} ${cell}`));
     else out.push([...cells]);
     previous = rows[i];
   }
