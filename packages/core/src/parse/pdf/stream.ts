@@ -149,7 +149,16 @@ function tableFromRun(run: Row[]): Table | undefined {
     grid.push(cells);
     lines.push(row);
   }
-  const merged = joinWrappedLines(grid, lines, size);
+  // Dot leaders lead the eye to a figure; a line of dashes is a rule set in type.
+  const cleaned = grid.map((cells) => cells.map(withoutLeaders));
+  const kept = cleaned.flatMap((cells, i) =>
+    cells.every((cell) => cell === '' || /^[-_=–—.\s]{4,}$/.test(cell)) ? [] : [i],
+  );
+  const merged = joinWrappedLines(
+    kept.map((i) => cleaned[i]!),
+    kept.map((i) => lines[i]!),
+    size,
+  );
   const words = run.flatMap((row) => row.chunks);
   const box = {
     left: Math.min(...words.map((chunk) => chunk.left)),
@@ -191,6 +200,13 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   }
   return out;
 }
+
+/** A cell's text without the dot leaders that run from a label to its figures. */
+const withoutLeaders = (text: string): string =>
+  text
+    .replace(/(?:\s*\.){3,}\s*$/, '')
+    .replace(/^\s*(?:\.\s*){3,}/, '')
+    .trim();
 
 /** Stream tables among fragments no ruled table took. */
 export function streamTables(fragments: Fragment[]): Table[] {

@@ -79,7 +79,8 @@ function cellText(words: Word[]): string {
         .join(' '),
     )
     .join(' ')
-    .replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
+    .replace(/(\p{L})- (\p{Ll})/gu, '$1$2')
+    .replace(/(?:\s*\.){3,}\s*$/, '');
 }
 
 /** A number as tables print it: signs, currency, footnote stars, percent, (X) for n/a. */
