@@ -176,10 +176,23 @@ function tableFromRun(run: Row[]): Table | undefined {
 function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[][] {
   const out: string[][] = [];
   let previous: Row | undefined;
+  // Header lines: those above the first line with a figure past the label column.
+  const firstData = grid.findIndex((cells) => cells.slice(1).some((cell) => isFigure(cell)));
+  const filled = (cells: string[]) => cells.flatMap((cell, c) => (cell ? [c] : []));
+  const within = (a: number[], b: number[]) => a.every((c) => b.includes(c));
   for (let i = 0; i < grid.length; i++) {
     const cells = grid[i]!;
     const last = out.at(-1);
     const tight = previous && rows[i]!.line.y - previous.line.y <= size * 1.3;
+    // A header cell wrapped over lines: tight lines, one's cells among the other's.
+    if (last && tight && i < firstData) {
+      const [a, b] = [filled(last), filled(cells)];
+      if (a.length && b.length && (within(a, b) || within(b, a))) {
+        cells.forEach((cell, c) => cell && (last[c] = last[c] ? `${last[c]} ${cell}` : cell));
+        previous = rows[i];
+        continue;
+      }
+    }
     const continues =
       last &&
       tight &&
