@@ -112,8 +112,13 @@ function columnGaps(rows: Row[], size: number): Array<{ from: number; to: number
 
 /** Prose set in columns: long runs of words in every chunk. */
 function isProse(rows: Row[]): boolean {
-  const words = rows.flatMap((row) => row.chunks.map((chunk) => chunk.words.length));
-  return median(words) >= 6;
+  const chunks = rows.flatMap((row) => row.chunks);
+  const words = chunks.map((chunk) => chunk.words.length);
+  if (median(words) >= 6) return true;
+  // Columns of running text set narrow: most chunks several words long, hardly a figure.
+  const wordy = words.filter((count) => count >= 4).length / chunks.length;
+  const figures = chunks.filter((chunk) => chunk.words.some((word) => isFigure(word.text)));
+  return wordy >= 0.6 && figures.length / chunks.length < 0.1;
 }
 
 function tableFromRun(run: Row[]): Table | undefined {
