@@ -72,6 +72,23 @@ describe('POST /v2/parse', () => {
     expect(doc.metadata).toMatchObject({ numPages: 1, contentType: 'pdf' });
   });
 
+  it('gives a markdown table for a DOCX with a table sent by the official SDK', async () => {
+    const firecrawl = new Firecrawl({ apiKey: key, apiUrl: baseUrl });
+    const docx = readFileSync(new URL('../parse-corpus/out/tables.docx', import.meta.url));
+    const doc = await firecrawl.parse(
+      {
+        data: docx,
+        filename: 'fleet.docx',
+        contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      },
+      { formats: ['markdown'] },
+    );
+    expect(doc.markdown).toContain('| Vessel type | Registered | Active | Average length (m) |');
+    expect(doc.markdown).toMatch(/^\| - \| - \| - \| - \|$/m);
+    expect(doc.markdown).toContain('| Trawler | 14 | 11 | 18.5 |');
+    expect(doc.metadata).toMatchObject({ contentType: 'docx' });
+  });
+
   it('answers with the job id (for feedback) as both id and metadata.scrapeId', async () => {
     const answer = await upload({
       file: { bytes: makeDocx(), name: 'handbook.docx' },

@@ -102,6 +102,12 @@ export const engineConfigSchema = z
      */
     chromiumPath: z.string().min(1).optional(),
     /**
+     * LibreOffice's soffice, which converts legacy DOC, XLS and PPT files for parse. Unset:
+     * /usr/bin/soffice and the other usual install paths. The server reads it from
+     * TRAWL_SOFFICE_PATH.
+     */
+    sofficePath: z.string().min(1).optional(),
+    /**
      * Browser pages open at once, per CPU of the machine; further browser jobs wait.
      * @default 2
      */

@@ -21,7 +21,7 @@ export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';
 export { parse, parseOptionsSchema, maxParseBytes } from './parse/index.ts';
-export type { ParseOptions } from './parse/index.ts';
+export type { ParseOptions, ParseSettings } from './parse/index.ts';
 export { parseOrThrow } from './internal/zod.ts';
 export type { MapResult } from './map/index.ts';
 export type { MapLink } from './map/rank.ts';

@@ -144,6 +144,13 @@ export const configRows = [
       'Chromium or Chrome executable of the browser engine. Unset: /usr/bin/chromium and the usual install paths.',
   },
   {
+    key: 'sofficePath',
+    env: 'TRAWL_SOFFICE_PATH',
+    schema: z.string().min(1).optional(),
+    description:
+      'LibreOffice soffice executable that converts DOC, XLS and PPT for parse. Unset: /usr/bin/soffice and the usual install paths.',
+  },
+  {
     key: 'browserPagesPerCpu',
     env: 'TRAWL_BROWSER_PAGES_PER_CPU',
     schema: integerFromEnv.min(1).max(64).optional(),

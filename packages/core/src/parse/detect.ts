@@ -14,6 +14,9 @@ export type FileKind =
   | 'ods'
   | 'odp'
   | 'epub'
+  | 'doc'
+  | 'xls'
+  | 'ppt'
   | 'html'
   | 'csv'
   | 'tsv'
@@ -50,6 +53,9 @@ const byExtension: Record<string, FileKind> = {
   ods: 'ods',
   odp: 'odp',
   epub: 'epub',
+  doc: 'doc',
+  xls: 'xls',
+  ppt: 'ppt',
   html: 'html',
   htm: 'html',
   xhtml: 'html',
@@ -63,12 +69,39 @@ const byExtension: Record<string, FileKind> = {
   text: 'text',
 };
 
+/** UTF-16LE bytes of a stream name, as a compound file's directory stores it. */
+const streamName = (name: string) => Buffer.from(`${name}\0`, 'utf16le');
+const compoundKinds: [Buffer, FileKind][] = [
+  [streamName('WordDocument'), 'doc'],
+  [streamName('Workbook'), 'xls'],
+  [streamName('Book'), 'xls'],
+  [streamName('PowerPoint Document'), 'ppt'],
+];
+
+/**
+ * The kind of an OLE compound file (legacy Office) from the streams it names: Word keeps its
+ * text in "WordDocument", Excel in "Workbook" (or "Book" before Excel 97), PowerPoint in
+ * "PowerPoint Document". Other compound files (Outlook messages, Visio, Publisher, and
+ * password-protected OOXML) are not read.
+ */
+function compoundKind(bytes: Uint8Array): FileKind {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.includes(streamName('EncryptedPackage'))) return 'unknown';
+  return compoundKinds.find(([name]) => view.includes(name))?.[1] ?? 'unknown';
+}
+
 /** The kind of a ZIP package, from the parts it holds. */
 function zipKind(bytes: Uint8Array): FileKind {
   const names = new Set(listZipEntries(bytes).map((entry) => entry.name));
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
   if (names.has('ppt/presentation.xml')) return 'pptx';
+  // A package may name its main part otherwise (OPC follows the relationships): the folders
+  // of its parts still tell.
+  const under = (folder: string) => [...names].some((name) => name.startsWith(folder));
+  if (under('xl/worksheets/')) return 'xlsx';
+  if (under('ppt/slides/')) return 'pptx';
+  if (under('word/')) return 'docx';
   const mimetype = packageMimetype(bytes);
   if (mimetype.startsWith('application/epub+zip')) return 'epub';
   if (names.has('content.xml') && names.has('mimetype')) return odfKind(mimetype);
@@ -126,6 +159,14 @@ export function detectKind(
     Buffer.from(bytes.subarray(0, text.length)).toString('latin1') === text;
   if (starts('%PDF-')) return 'pdf';
   if (starts('PK\u0003\u0004')) return zipKind(bytes);
+  if (starts('\u00d0\u00cf\u0011\u00e0\u00a1\u00b1\u001a\u00e1')) {
+    // A cut or damaged file may have lost its directory: its name then says what it was.
+    const named = byExtension[filename?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? ''];
+    const kind = compoundKind(bytes);
+    return kind === 'unknown' && (named === 'doc' || named === 'xls' || named === 'ppt')
+      ? named
+      : kind;
+  }
   const type = contentType?.toLowerCase().trim();
   const fromType = type ? byContentType.find(([pattern]) => pattern.test(type))?.[1] : undefined;
   const extension = filename?.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1];

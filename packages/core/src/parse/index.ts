@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Document } from '../document.ts';
-import { ValidationError } from '../errors.ts';
+import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
@@ -65,6 +65,45 @@ function refuseBrowserOnly(options: z.output<typeof parseOptionsSchema>): void {
     );
 }
 
+/**
+ * A reader library's own exception (a malformed file it did not expect) as a refusal of the
+ * file: the caller's input is at fault, and a 500 would say the engine is (issue 22).
+ */
+function readerError(error: unknown, kind: string): TrawlError {
+  if (error instanceof TrawlError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof RangeError || /allocation failed|out of memory|too large/i.test(message))
+    return new ContentTooLargeError(
+      `The ${kind} file cannot be read within memory limits: ${message}`,
+      {
+        cause: error,
+      },
+    );
+  return new ValidationError(`The ${kind} file is damaged or cannot be read: ${message}`, {
+    cause: error,
+  });
+}
+
+/** What the engine's operator decides for every parse, not the caller (EngineConfig). */
+export interface ParseSettings {
+  /** LibreOffice's soffice, for DOC, XLS and PPT; the usual install paths when unset. */
+  sofficePath?: string | undefined;
+}
+
+const wordsOf = (markdown: string | undefined) =>
+  (markdown ?? '').match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+
+/**
+ * Main content that kept no words, or under a tenth of a short document's words: main-content
+ * removal misread the document (a page of only a nav list or a footer), not trimmed its chrome.
+ */
+function isImplausiblyShort(main: string | undefined, whole: string | undefined): boolean {
+  const kept = wordsOf(main);
+  const total = wordsOf(whole);
+  if (total === 0) return false;
+  return kept === 0 || (total <= 300 && kept * 10 < total);
+}
+
 /** What callers pass to `parse()`. */
 export type ParseOptions = z.input<typeof parseOptionsSchema>;
 
@@ -73,15 +112,20 @@ export const maxParseBytes = 50 * 1024 * 1024;
 
 /**
  * Parses a document into markdown (and html, links, images): PDF, DOCX, XLSX, PPTX, ODT, ODS,
- * ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and plain text. The kind comes from the bytes first, then `contentType`,
+ * ODP, EPUB, DOC, XLS and PPT (through LibreOffice, when the machine has it), HTML, CSV, TSV, Markdown, JSON, XML and plain text. The kind comes from the bytes first, then `contentType`,
  * then `filename`.
  *
  * @throws BAD_REQUEST for an empty, unreadable or over-large file; UNSUPPORTED_FILE_TYPE for a
- * kind not handled (yet); CONTENT_TOO_LARGE for a zip bomb.
+ * kind not handled (yet); CONTENT_TOO_LARGE for a zip bomb; NOT_CONFIGURED for DOC, XLS or PPT
+ * without LibreOffice.
  * @example
  * const doc = await parse(await readFile('report.docx'), { filename: 'report.docx' });
  */
-export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Promise<Document> {
+export async function parse(
+  bytes: Uint8Array,
+  options: ParseOptions = {},
+  settings: ParseSettings = {},
+): Promise<Document> {
   const resolved = parseOrThrow(parseOptionsSchema, options, 'parse options');
   refuseBrowserOnly(resolved);
   if (bytes.length === 0) throw new ValidationError('The file is empty');
@@ -122,6 +166,9 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
     deadline,
     ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
     ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
+    sofficePath: settings.sofficePath,
+  }).catch((error: unknown) => {
+    throw readerError(error, kind);
   });
   const html = documentHtml.html;
   const warnings = [documentHtml.warning];
@@ -133,7 +180,22 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
     blockAds: kind === 'html',
   };
   const redaction = prepareConversion(conversionOptions);
-  const { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  let { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  // An uploaded HTML file is the document the caller wants read: when main-content removal took
+  // (almost) all of its text, the whole cleaned body is the better answer (issue 22).
+  const textOf = (converted: typeof content) => converted.markdown ?? converted.html;
+  if (conversionOptions.onlyMainContent && wordsOf(textOf(content)) < 300) {
+    const whole = convertHtml(
+      html,
+      sourceURL,
+      { ...conversionOptions, onlyMainContent: false },
+      redaction,
+    );
+    if (isImplausiblyShort(textOf(content), textOf(whole.content))) {
+      ({ content, pageMetadata } = whole);
+      warnings.push('Main-content extraction left almost nothing; the whole document is returned.');
+    }
+  }
   // An uploaded file has no site: a favicon guessed from its file:// address means nothing.
   delete pageMetadata.favicon;
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;

@@ -3,15 +3,16 @@
  * serves documents as it serves pages: DOCX through mammoth, spreadsheets through exceljs, CSV
  * and TSV as a table, text and data files as preformatted blocks.
  */
-import ExcelJS from 'exceljs';
 import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
 import type { OcrMode } from './pdf/extract.ts';
 import { pdfToHtml } from './pdf/index.ts';
 import { epubHtml } from './epub.ts';
+import { convertLegacy, legacyTargets } from './legacy.ts';
 import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
+import { spreadsheetHtml } from './xlsx.ts';
 import { repackStored } from './zip.ts';
 
 const escapeHtml = (text: string) =>
@@ -61,50 +62,6 @@ export function parseDelimited(text: string, delimiter: string): string[][] {
     .map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
 }
 
-/** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
-function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === 'object') {
-    if ('result' in value) return cellText(value.result);
-    if ('richText' in value) return value.richText.map((part) => part.text).join('');
-    if ('text' in value) return String(value.text);
-    if ('error' in value) return String(value.error);
-    return '';
-  }
-  return String(value);
-}
-
-async function spreadsheetHtml(bytes: Uint8Array): Promise<string> {
-  // exceljs opens the ZIP itself: it gets one whose entries were inflated under the caps.
-  const stored = await repackStored(bytes, 'spreadsheet');
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(stored as unknown as ArrayBuffer);
-  } catch (error) {
-    throw new ValidationError(`The spreadsheet cannot be read: ${(error as Error).message}`);
-  }
-  const sections: string[] = [];
-  workbook.eachSheet((sheet) => {
-    const rows: string[][] = [];
-    sheet.eachRow({ includeEmpty: false }, (row) => {
-      const cells: string[] = [];
-      for (let column = 1; column <= sheet.columnCount; column++) {
-        cells.push(cellText(row.getCell(column).value));
-      }
-      rows.push(cells);
-    });
-    // Columns empty in every row are outside the used range.
-    const used = rows[0]?.map((_, column) => rows.some((row) => row[column] !== '')) ?? [];
-    const trimmed = rows.map((row) => row.filter((_, column) => used[column]));
-    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>${table(trimmed)}`);
-  });
-  return sections.join('\n');
-}
-
 async function docxHtml(bytes: Uint8Array): Promise<string> {
   // mammoth opens the ZIP itself: it gets one whose entries were inflated under the caps.
   const stored = await repackStored(bytes, 'Word');
@@ -130,6 +87,8 @@ export interface ToHtmlOptions {
   ocr?: OcrMode;
   /** Epoch milliseconds after which parsing stops with SCRAPE_TIMEOUT. */
   deadline?: number;
+  /** LibreOffice's soffice for DOC, XLS and PPT; the usual paths when unset. */
+  sofficePath?: string | undefined;
 }
 
 /** The HTML of a file of `kind`. @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet */
@@ -139,6 +98,11 @@ export async function toHtml(
   options: ToHtmlOptions = {},
 ): Promise<DocumentHtml> {
   if (kind === 'pdf') return pdfToHtml(bytes, options);
+  if (kind === 'doc' || kind === 'xls' || kind === 'ppt')
+    return toHtml(legacyTargets[kind], await convertLegacy(bytes, kind, options), options);
+  // exceljs and the XML reader open the ZIP themselves: they get one whose entries were
+  // inflated under the caps.
+  if (kind === 'xlsx') return spreadsheetHtml(await repackStored(bytes, 'spreadsheet'));
   return { html: await textualHtml(kind, bytes) };
 }
 
@@ -150,7 +114,11 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'docx':
       return docxHtml(bytes);
     case 'xlsx':
-      return spreadsheetHtml(bytes);
+      throw new Error('XLSX is converted by spreadsheetHtml');
+    case 'doc':
+    case 'xls':
+    case 'ppt':
+      throw new Error('Legacy Office files are converted by convertLegacy');
     case 'csv':
     case 'tsv':
       return table(parseDelimited(text(), kind === 'csv' ? ',' : '\t'));
@@ -175,7 +143,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(
-        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and text',
+        'The file type is not recognised; supported now: PDF, DOCX, XLSX, PPTX, DOC, XLS, PPT (with LibreOffice), ODT, ODS, ODP, EPUB, HTML, CSV, TSV, Markdown, JSON, XML and text',
       );
   }
 }

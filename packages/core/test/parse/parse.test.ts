@@ -61,6 +61,24 @@ describe('parse()', () => {
     expect(doc.html).toContain('<h1>Release</h1>');
   });
 
+  it('returns the whole body of an HTML file whose only text main-content removal would take', async () => {
+    const html = text(
+      '<html><body><nav><p>Opening hours are nine to five on weekdays, and ten to two on Saturdays.</p></nav></body></html>',
+    );
+    const doc = await parse(html, { filename: 'hours.html' });
+    expect(doc.markdown).toBe(
+      'Opening hours are nine to five on weekdays, and ten to two on Saturdays.',
+    );
+    expect(doc.warning).toMatch(/Main-content extraction/);
+    // An explicit choice is kept, and a page with real main content is not second-guessed.
+    const article = text(
+      '<html><body><nav><a href="/">Home</a> <a href="/a">About</a></nav><main><h1>Hours</h1><p>We open at nine every weekday and close at five, and on Saturdays from ten to two.</p></main></body></html>',
+    );
+    const main = await parse(article, { filename: 'page.html' });
+    expect(main.markdown).not.toContain('About');
+    expect(main.warning).toBeUndefined();
+  });
+
   it('keeps Markdown, fences JSON, and splits text into paragraphs', async () => {
     expect((await parse(text('# Title\n\nBody *here*.\n'), { filename: 'a.md' })).markdown).toBe(
       '# Title\n\nBody *here*.',

@@ -299,6 +299,7 @@ function routes(
       await ledger.debit(team, ledger.cost('parse', pages), { endpoint: 'parse', jobId });
     },
     runLimited: (team, work) => concurrency.run(team, work),
+    sofficePath: config.sofficePath,
   });
 
   app.post('/v2/scrape', async (request, reply) => {

@@ -20,6 +20,8 @@ export interface ParseRouteContext {
   /** Runs work within the team's concurrency limit; resolves with how long it waited. */
   runLimited: <T>(team: string, work: () => Promise<T>) => Promise<{ result: T; waitedMs: number }>;
   outOfCredits: ErrorReply;
+  /** LibreOffice for legacy DOC, XLS and PPT (EngineConfig.sofficePath). */
+  sofficePath?: string | undefined;
 }
 
 const megabytes = maxParseBytes / 1024 / 1024;
@@ -108,14 +110,18 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
         const record = await context.records.start(request.team, 'parse', file.filename);
         try {
           const { result: data, waitedMs } = await context.runLimited(request.team, () =>
-            parse(file.bytes, {
-              ...options,
-              filename: file.filename,
-              // A generic upload type says nothing: the bytes and the name decide then.
-              ...(file.mimetype && file.mimetype !== 'application/octet-stream'
-                ? { contentType: file.mimetype }
-                : {}),
-            }),
+            parse(
+              file.bytes,
+              {
+                ...options,
+                filename: file.filename,
+                // A generic upload type says nothing: the bytes and the name decide then.
+                ...(file.mimetype && file.mimetype !== 'application/octet-stream'
+                  ? { contentType: file.mimetype }
+                  : {}),
+              },
+              { sofficePath: context.sofficePath },
+            ),
           );
           data.metadata.scrapeId = record.id;
           if (waitedMs > 0) {

@@ -54,13 +54,27 @@ export function buildLines(fragments: Fragment[]): Line[] {
   return groups.map(makeLine);
 }
 
+const rtlLetters = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+const ltrLetters = /[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]/gu;
+
+/**
+ * Whether a line is right-to-left text (Arabic, Hebrew): most of its letters are. pdf.js gives
+ * each fragment's characters in logical order already; the fragments of such a line are read
+ * from the right (issue 22).
+ */
+export const isRightToLeft = (text: string): boolean =>
+  (text.match(rtlLetters)?.length ?? 0) > (text.match(ltrLetters)?.length ?? 0);
+
 export function makeLine(fragments: Fragment[]): Line {
-  const ordered = [...fragments].sort((a, b) => a.x - b.x);
+  const rtl = isRightToLeft(fragments.map((fragment) => fragment.text).join(''));
+  const ordered = [...fragments].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
   let text = '';
   let previous: Fragment | undefined;
   for (const fragment of ordered) {
     if (previous) {
-      const gap = fragment.x - (previous.x + previous.width);
+      const gap = rtl
+        ? previous.x - (fragment.x + fragment.width)
+        : fragment.x - (previous.x + previous.width);
       const spaced = /\s$/.test(text) || /^\s/.test(fragment.text);
       if (!spaced && gap > Math.min(previous.size, fragment.size) * 0.12) text += ' ';
     }
@@ -83,7 +97,7 @@ export function makeLine(fragments: Fragment[]): Line {
   return {
     fragments: ordered,
     text: text.replace(/\s+/g, ' ').trim(),
-    left: ordered[0]!.x,
+    left: Math.min(...ordered.map((fragment) => fragment.x)),
     right: Math.max(...ordered.map((fragment) => fragment.x + fragment.width)),
     y: (main[0] ?? ordered[0]!).y,
     size,

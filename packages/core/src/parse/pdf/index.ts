@@ -237,9 +237,12 @@ function renderHtml(blocks: Block[]): string {
   return out.join('\n');
 }
 
+const width = (table: Table) => Math.max(0, ...table.rows.map((row) => row.length));
+
 /**
  * Joins a paragraph cut by a page break: the page's last paragraph does not end a sentence and
- * the next page's first starts in lower case.
+ * the next page's first starts in lower case. A table that ends one page and one of the same
+ * width that starts the next are one table.
  */
 function joinAcrossPages(blocks: Block[]): Block[] {
   const joined: Block[] = [];
@@ -254,7 +257,23 @@ function joinAcrossPages(blocks: Block[]): Block[] {
       Math.abs(previous.lines[0]!.size - block.lines[0]!.size) < 0.6
     )
       joined[joined.length - 1] = { ...previous, lines: [...previous.lines, ...block.lines] };
-    else joined.push(block);
+    else if (
+      previous?.kind === 'table' &&
+      block.kind === 'table' &&
+      block.page === previous.page + 1 &&
+      width(previous.table) === width(block.table)
+    ) {
+      // A table running over a page break: the next page's part continues it, its repeated
+      // header row (if the producer repeats it) left out.
+      const [first, ...rest] = block.table.rows;
+      const repeated = first?.join('\u001f') === previous.table.rows[0]?.join('\u001f');
+      const rows = [...previous.table.rows, ...(repeated ? rest : block.table.rows)];
+      joined[joined.length - 1] = {
+        ...previous,
+        page: block.page,
+        table: { ...previous.table, rows },
+      };
+    } else joined.push(block);
   }
   return joined;
 }

@@ -1,19 +1,11 @@
 /**
  * Tables on a PDF page, found two ways: from ruling lines (a grid of horizontal and vertical
- * rules; a missing rule between two cells means they are merged), and from alignment (rows of
- * short fragments whose left edges line up in the same columns, row after row).
+ * rules; a missing rule between two cells means they are merged), and from text alignment alone
+ * (stream.ts).
  */
 import type { Fragment, PageContent, Segment } from './extract.ts';
-import {
-  type Box,
-  buildLines,
-  centreX,
-  fragmentBox,
-  type Line,
-  median,
-  splitWords,
-  type Word,
-} from './geometry.ts';
+import { streamTables } from './stream.ts';
+import { type Box, centreX, fragmentBox, splitWords, type Word } from './geometry.ts';
 
 export interface Table {
   box: Box;
@@ -87,7 +79,41 @@ function cellText(words: Word[]): string {
         .join(' '),
     )
     .join(' ')
-    .replace(/(\p{L})- (\p{Ll})/gu, '$1$2');
+    .replace(/(\p{L})- (\p{Ll})/gu, '$1$2')
+    .replace(/(?:\s*\.){3,}\s*$/, '');
+}
+
+/** A number as tables print it: signs, currency, footnote stars, percent, (X) for n/a. */
+const figure = /^[*†‡]*[-–+±$€£]?\(?[\d.,]+\)?%?[*†‡]*$|^\(X\)$|^[–-]$|^\*+$/;
+
+/**
+ * A ruled row's cells as rows of text. A row whose rules enclose lines of figures — baselines
+ * shared by at least two cells, mostly figures (producers that rule only the header and the
+ * frame, or a group of rows) — is one row per baseline; otherwise its cells' lines join (wrapped
+ * cell text).
+ */
+function textRows(cells: Word[][]): string[][] {
+  const baselines: number[] = [];
+  for (const word of cells.flat().sort((a, b) => a.y - b.y)) {
+    const last = baselines.at(-1);
+    if (last === undefined || word.y - last > word.size * 0.45) baselines.push(word.y);
+  }
+  const lineOf = (word: Word) =>
+    baselines.reduce(
+      (best, y, i) => (Math.abs(y - word.y) < Math.abs(baselines[best]! - word.y) ? i : best),
+      0,
+    );
+  const fullColumns = cells.filter(
+    (words) => new Set(words.map(lineOf)).size >= baselines.length * 0.5,
+  ).length;
+  if (baselines.length < 3 || fullColumns < 2) return [cells.map(cellText)];
+  const split = baselines.map((_, line) =>
+    cells.map((words) => cellText(words.filter((word) => lineOf(word) === line))),
+  );
+  // Wrapped prose in two cells side by side shares baselines too; a column of figures is data.
+  const pieces = split.flat().filter((text) => text !== '');
+  const figures = pieces.filter((text) => figure.test(text)).length;
+  return figures >= pieces.length * 0.5 ? split : [cells.map(cellText)];
 }
 
 function ruledTables(page: PageContent, words: Word[]): Table[] {
@@ -116,8 +142,9 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     if (ys.length < 2 || xs.length < 2) continue;
     const rowCount = ys.length - 1;
     const columnCount = xs.length - 1;
-    // A lone framed box is a frame, not a table.
-    if (rowCount * columnCount < 2) continue;
+    // A lone framed box is a frame, not a table; rules that only frame rows (no inner column
+    // rules) leave the columns to the text alignment of stream tables.
+    if (rowCount * columnCount < 2 || columnCount === 1) continue;
     const box = { left: xs[0]!, right: xs.at(-1)!, top: ys[0]!, bottom: ys.at(-1)! };
     // Cells joined where the rule between them is missing.
     const owner = Array.from({ length: rowCount }, (_, r) =>
@@ -129,6 +156,9 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
         if (!covered(vs, xs[c]!, middleY)) owner[r]![c] = owner[r]![c - 1]!;
       }
     }
+    // Column rules only in the header: the body's columns come from text alignment instead.
+    const unruledRows = owner.filter((row) => row.every(([, c]) => c === 0)).length;
+    if (unruledRows > rowCount / 2) continue;
     for (let r = 1; r < rowCount; r++) {
       for (let c = 0; c < columnCount; c++) {
         const middleX = (xs[c]! + xs[c + 1]!) / 2;
@@ -157,96 +187,13 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
       const [ownerRow, ownerColumn] = owner[r]![c]!;
       texts[ownerRow]![ownerColumn]!.push(word);
     }
-    const rows = texts.map((row) => row.map(cellText));
+    const rows = texts.flatMap((row, r) =>
+      owner[r]!.every(([ownerRow]) => ownerRow === r) ? textRows(row) : [row.map(cellText)],
+    );
     if (rows.flat().every((cell) => cell === '')) continue;
     tables.push({ box, rows, headerRows: 1 });
   }
   return tables;
-}
-
-const listMarker = /^(?:[•◦▪▫●○■□‣⁃–*-]|\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,5}[.)])$/i;
-
-/**
- * Rows whose fragments start at the same columns for at least three consecutive lines, with
- * cells well short of the gaps between them — the look of a table drawn without rules. Body
- * text set in columns fills its column to the edge, which keeps it out. A row may leave cells
- * empty; its fragments must still start at the run's columns.
- */
-function alignedTables(fragments: Fragment[], taken: (fragment: Fragment) => boolean): Table[] {
-  const lines = buildLines(fragments.filter((fragment) => !taken(fragment)));
-  const tables: Table[] = [];
-  let run: Line[] = [];
-  let columns: number[] = [];
-  const matches = (x: number) => columns.some((column) => Math.abs(column - x) <= 3);
-  const flush = () => {
-    if (run.length >= 3) {
-      const table = tableFromRun(run, columns);
-      if (table) tables.push(table);
-    }
-    run = [];
-    columns = [];
-  };
-  const start = (line: Line) => {
-    run = [line];
-    columns = line.fragments.map((fragment) => fragment.x);
-  };
-  for (const line of lines) {
-    const isRow = line.fragments.length >= 2 && !listMarker.test(line.fragments[0]!.text.trim());
-    const previous = run.at(-1);
-    if (!isRow) {
-      flush();
-      continue;
-    }
-    const close = previous && line.y - previous.y <= Math.max(line.size, previous.size) * 2.2;
-    const starts = line.fragments.map((fragment) => fragment.x);
-    const matched = starts.filter(matches).length;
-    if (previous && close && matched >= 2) {
-      run.push(line);
-      for (const x of starts) if (!matches(x)) columns.push(x);
-      columns.sort((a, b) => a - b);
-    } else {
-      flush();
-      start(line);
-    }
-  }
-  flush();
-  return tables;
-}
-
-function tableFromRun(run: Line[], columns: number[]): Table | undefined {
-  const columnOf = (x: number) => {
-    let best = 0;
-    columns.forEach((column, i) => {
-      if (Math.abs(column - x) < Math.abs(columns[best]! - x)) best = i;
-    });
-    return best;
-  };
-  // Fill: how much of the space up to the next column the cells use. Prose fills it.
-  const fills: number[] = [];
-  for (const line of run) {
-    for (const fragment of line.fragments) {
-      const next = columns[columnOf(fragment.x) + 1];
-      if (next !== undefined) fills.push(fragment.width / (next - fragment.x));
-    }
-  }
-  if (fills.length === 0 || median(fills) > 0.75) return undefined;
-  const rows = run.map((line) => {
-    const cells = columns.map(() => '');
-    for (const fragment of line.fragments) {
-      const i = columnOf(fragment.x);
-      cells[i] = `${cells[i]} ${fragment.text.trim()}`.trim();
-    }
-    return cells;
-  });
-  const boxes = run.flatMap((line) => line.fragments.map(fragmentBox));
-  const box = {
-    left: Math.min(...boxes.map((b) => b.left)),
-    right: Math.max(...boxes.map((b) => b.right)),
-    top: Math.min(...boxes.map((b) => b.top)),
-    bottom: Math.max(...boxes.map((b) => b.bottom)),
-  };
-  const headerRows = run[0]!.bold && !run[1]!.bold ? 1 : 0;
-  return { box, rows, headerRows };
 }
 
 /** The page's tables, and the fragments they took out of the text flow. */
@@ -268,7 +215,7 @@ export function findTables(page: PageContent): { tables: Table[]; used: Set<Frag
   for (const table of ruled) {
     for (const fragment of page.fragments) if (inTable(fragment, table)) used.add(fragment);
   }
-  const aligned = alignedTables(page.fragments, (fragment) => used.has(fragment));
+  const aligned = streamTables(page.fragments.filter((fragment) => !used.has(fragment)));
   for (const table of aligned) {
     for (const fragment of page.fragments)
       if (!used.has(fragment) && inTable(fragment, table)) used.add(fragment);

@@ -1,0 +1,300 @@
+/**
+ * XLSX to HTML as the author laid the sheets out (issue 22): each visible sheet is cut into its
+ * tables at blank rows and columns, a lone cell above a table becomes its heading, merged cells
+ * keep their span, hidden sheets, rows and columns are left out with a note, and comments become
+ * numbered notes under their table. Pictures and charts never make a sheet unreadable: a
+ * workbook whose drawings exceljs cannot read is read again without them.
+ */
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { ValidationError } from '../errors.ts';
+import { escapeHtml } from './ooxml.ts';
+import { blankCell, type GridCell, readXlsxCells, type SheetGrid } from './xlsx-cells.ts';
+
+/** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
+function cellText(value: ExcelJS.CellValue): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return '';
+    const iso = value.toISOString();
+    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+  }
+  if (typeof value === 'object') {
+    if ('result' in value) return cellText(value.result);
+    if ('richText' in value && Array.isArray(value.richText))
+      return value.richText.map((part) => part.text).join('');
+    if ('text' in value) return cellText(value.text);
+    if ('error' in value) return String(value.error);
+    return '';
+  }
+  return String(value);
+}
+
+/** A comment's text, whichever shape exceljs gives it. */
+function noteText(note: ExcelJS.Cell['note'] | undefined): string {
+  if (!note) return '';
+  if (typeof note === 'string') return note.trim();
+  return (note.texts ?? [])
+    .map((part) => part.text)
+    .join('')
+    .trim();
+}
+
+/** A rectangle of the grid: rows [top, bottom), columns [left, right). */
+interface Block {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+const isFilled = (cell: GridCell | undefined) => !!cell && (cell.text !== '' || cell.covered);
+
+/**
+ * Cuts a block at wholly blank rows, then each band at wholly blank columns, and again until
+ * nothing changes (an XY cut): tables side by side and one under the other come apart.
+ */
+function splitBlocks(grid: GridCell[][], block: Block, depth = 0): Block[] {
+  const rowFilled = (r: number) =>
+    grid[r]!.slice(block.left, block.right).some((cell) => isFilled(cell));
+  const bands: Block[] = [];
+  for (let r = block.top; r < block.bottom; r++) {
+    if (!rowFilled(r)) continue;
+    const last = bands.at(-1);
+    if (last && last.bottom === r) last.bottom = r + 1;
+    else bands.push({ ...block, top: r, bottom: r + 1 });
+  }
+  const pieces: Block[] = [];
+  for (const band of bands) {
+    const columnFilled = (c: number) => {
+      for (let r = band.top; r < band.bottom; r++) if (isFilled(grid[r]![c])) return true;
+      return false;
+    };
+    let current: Block | undefined;
+    for (let c = band.left; c < band.right; c++) {
+      if (!columnFilled(c)) current = undefined;
+      else if (current) current.right = c + 1;
+      else pieces.push((current = { ...band, left: c, right: c + 1 }));
+    }
+  }
+  const settled = pieces.length === 1 && sameBlock(pieces[0]!, block);
+  if (settled || depth > 8) return pieces;
+  return pieces.flatMap((piece) => splitBlocks(grid, piece, depth + 1));
+}
+
+const sameBlock = (a: Block, b: Block) =>
+  a.top === b.top && a.bottom === b.bottom && a.left === b.left && a.right === b.right;
+
+/** The filled cells of one row of a block. */
+const filledIn = (grid: GridCell[][], block: Block, r: number) =>
+  grid[r]!.slice(block.left, block.right).filter((cell) => cell.text !== '');
+
+function tableHtml(grid: GridCell[][], block: Block, notes: string[]): string {
+  const rows: string[] = [];
+  for (let r = block.top; r < block.bottom; r++) {
+    const tag = r === block.top ? 'th' : 'td';
+    let cells = '';
+    for (let c = block.left; c < block.right; c++) {
+      const cell = grid[r]![c]!;
+      if (cell.covered) continue;
+      // A span never reaches outside its table.
+      const colspan = Math.min(cell.colspan, block.right - c);
+      const rowspan = Math.min(cell.rowspan, block.bottom - r);
+      const spans =
+        (colspan > 1 ? ` colspan="${colspan}"` : '') + (rowspan > 1 ? ` rowspan="${rowspan}"` : '');
+      let text = escapeHtml(cell.text);
+      if (cell.note) {
+        notes.push(cell.note);
+        text += `<sup>${notes.length}</sup>`;
+      }
+      cells += `<${tag}${spans}>${text}</${tag}>`;
+    }
+    rows.push(`<tr>${cells}</tr>`);
+  }
+  const [head, ...body] = rows;
+  return `<table><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
+}
+
+/** One sheet's tables: a lone short cell is a heading; a title row above a table is its heading. */
+function sheetHtml(grid: GridCell[][], width: number): string {
+  const out: string[] = [];
+  const notes: string[] = [];
+  for (const found of splitBlocks(grid, { top: 0, bottom: grid.length, left: 0, right: width })) {
+    const block = { ...found };
+    const lone = (r: number) => filledIn(grid, block, r).length === 1;
+    while (block.bottom - block.top > 1 && lone(block.top) && !lone(block.top + 1)) {
+      out.push(`<h3>${escapeHtml(filledIn(grid, block, block.top)[0]!.text)}</h3>`);
+      block.top++;
+    }
+    const cells = (block.bottom - block.top) * (block.right - block.left);
+    const only = filledIn(grid, block, block.top)[0];
+    if (cells === 1 && only)
+      out.push(
+        only.text.length <= 100
+          ? `<h3>${escapeHtml(only.text)}</h3>`
+          : `<p>${escapeHtml(only.text)}</p>`,
+      );
+    else out.push(tableHtml(grid, block, notes));
+    if (notes.length) {
+      out.push(`<ol>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ol>`);
+      notes.length = 0;
+    }
+  }
+  return out.join('\n');
+}
+
+/** A sheet as a grid of its visible rows and columns, and how many of each were hidden. */
+function readSheet(sheet: ExcelJS.Worksheet): {
+  grid: GridCell[][];
+  width: number;
+  hidden: number;
+} {
+  const columnCount = Math.min(sheet.columnCount, 16_384);
+  const visibleColumns: number[] = [];
+  for (let c = 1; c <= columnCount; c++) if (!sheet.getColumn(c).hidden) visibleColumns.push(c);
+  const grid: GridCell[][] = [];
+  const at = new Map<string, { cell: GridCell; r: number; c: number }>();
+  const covered: { cell: GridCell; r: number; c: number; master: string }[] = [];
+  let hidden = columnCount - visibleColumns.length;
+  let previous = 0;
+  sheet.eachRow({ includeEmpty: false }, (row, number) => {
+    // Skipped empty rows separate tables: one blank grid row stands for any number of them.
+    if (number > previous + 1) grid.push(visibleColumns.map(blankCell));
+    previous = number;
+    if (row.hidden) {
+      hidden++;
+      return;
+    }
+    const r = grid.length;
+    grid.push(
+      visibleColumns.map((column, c) => {
+        const cell = row.getCell(column);
+        const master = cell.isMerged ? cell.master : cell;
+        const gridCell: GridCell = {
+          text: master === cell ? cellText(cell.value).trim() : '',
+          rowspan: 1,
+          colspan: 1,
+          covered: master !== cell,
+          note: master === cell ? noteText(cell.note) : '',
+        };
+        if (gridCell.covered) covered.push({ cell: gridCell, r, c, master: master.address });
+        else at.set(cell.address, { cell: gridCell, r, c });
+        return gridCell;
+      }),
+    );
+  });
+  // Spans from the visible cells each merged cell covers.
+  for (const { r, c, master } of covered) {
+    const origin = at.get(master);
+    if (!origin || origin.r > r || origin.c > c) continue;
+    origin.cell.rowspan = Math.max(origin.cell.rowspan, r - origin.r + 1);
+    origin.cell.colspan = Math.max(origin.cell.colspan, c - origin.c + 1);
+  }
+  return { grid, width: visibleColumns.length, hidden };
+}
+
+/**
+ * A copy of the package without its drawings (pictures, charts, shapes): exceljs fails on some
+ * real drawing parts, and a sheet's cells do not depend on them.
+ */
+async function withoutDrawings(bytes: Uint8Array): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  for (const name of Object.keys(zip.files)) {
+    if (/^xl\/(?:drawings|charts)\//.test(name)) zip.remove(name);
+    else if (/^xl\/worksheets\/_rels\/.*\.rels$/.test(name)) {
+      const rels = await zip.file(name)!.async('string');
+      zip.file(name, rels.replace(/<Relationship\b[^>]*\/(?:drawing|vmlDrawing)"[^>]*\/>/g, ''));
+    } else if (/^xl\/worksheets\/[^/]+\.xml$/.test(name)) {
+      const xml = await zip.file(name)!.async('string');
+      zip.file(name, xml.replace(/<(?:\w+:)?(?:drawing|legacyDrawing)\b[^>]*\/>/g, ''));
+    }
+  }
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+/** exceljs's merge handling is quadratic: past this many merged ranges the XML reader is used. */
+const maxExceljsMerges = 5_000;
+
+async function mergeCount(bytes: Uint8Array): Promise<number> {
+  const zip = await JSZip.loadAsync(bytes);
+  let count = 0;
+  for (const name of Object.keys(zip.files))
+    if (/^xl\/worksheets\/[^/]+\.xml$/.test(name))
+      count += (await zip.file(name)!.async('string')).split('<mergeCell ').length - 1;
+  return count;
+}
+
+/** A sheet as exceljs reads it (with dates and comments). */
+function exceljsSheet(sheet: ExcelJS.Worksheet): SheetGrid {
+  return {
+    name: sheet.name,
+    visible: sheet.state === 'visible' || !sheet.state,
+    ...readSheet(sheet),
+  };
+}
+
+/**
+ * The workbook's sheets: by exceljs, which knows number formats (dates) and comments; again
+ * without drawings when exceljs fails on them; by the XML reader when exceljs cannot read the
+ * package at all or it has too many merged ranges for exceljs.
+ */
+async function readSheets(bytes: Uint8Array): Promise<{ sheets: SheetGrid[]; note?: string }> {
+  const load = async (data: Uint8Array) => {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(data) as unknown as ArrayBuffer);
+    return workbook.worksheets.map(exceljsSheet);
+  };
+  let failure: unknown;
+  try {
+    if ((await mergeCount(bytes)) <= maxExceljsMerges) {
+      const sheets = await load(bytes);
+      // No sheet at all: exceljs looked for the parts under their usual names only.
+      if (sheets.length) return { sheets };
+    }
+  } catch (error) {
+    failure = error;
+    try {
+      return {
+        sheets: await load(await withoutDrawings(bytes)),
+        note: 'Pictures and charts could not be read and were left out.',
+      };
+    } catch {
+      // The XML reader below.
+    }
+  }
+  try {
+    return {
+      sheets: await readXlsxCells(bytes),
+      note: 'Dates are shown as serial numbers and comments are left out (the workbook was read from its XML).',
+    };
+  } catch (error) {
+    const cause = failure ?? error;
+    throw new ValidationError(`The spreadsheet cannot be read: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+}
+
+/** A workbook as HTML: one `<h2>` per visible sheet, then its tables. */
+export async function spreadsheetHtml(
+  bytes: Uint8Array,
+): Promise<{ html: string; warning?: string }> {
+  const { sheets, note } = await readSheets(bytes);
+  const sections: string[] = [];
+  const skipped: string[] = [];
+  let hiddenLines = 0;
+  for (const sheet of sheets) {
+    if (!sheet.visible) {
+      skipped.push(sheet.name);
+      continue;
+    }
+    hiddenLines += sheet.hidden;
+    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>\n${sheetHtml(sheet.grid, sheet.width)}`);
+  }
+  const warnings = [
+    skipped.length ? `Hidden sheets were skipped: ${skipped.join(', ')}.` : '',
+    hiddenLines ? `${hiddenLines} hidden rows or columns were skipped.` : '',
+    note ?? '',
+  ].filter(Boolean);
+  return { html: sections.join('\n'), ...(warnings.length ? { warning: warnings.join(' ') } : {}) };
+}
