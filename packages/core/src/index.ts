@@ -177,6 +177,7 @@ export type {
   LlmMessage,
   LlmRequest,
   LlmResponse,
+  LlmUsage,
 } from './interfaces/llm-provider.ts';
 export { extractJson } from './llm/extract-json.ts';
 export type { JsonExtraction } from './llm/extract-json.ts';
