@@ -321,6 +321,13 @@ export const configRows = [
     schema: z.string().min(1).optional(),
     description: 'Bearer key of the LLM API; local servers need none.',
   },
+  {
+    key: 'llmContextTokens',
+    env: 'TRAWL_LLM_CONTEXT_TOKENS',
+    schema: integerFromEnv.min(1024).optional(),
+    description:
+      'Context window of the LLM in tokens: page text is cut to it, longer pages are chunked and merged (default 8192).',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */

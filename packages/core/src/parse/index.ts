@@ -3,7 +3,9 @@
  * scrape pipeline's conversion on it. Markdown input is kept as it is.
  */
 import { z } from 'zod';
+import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
+import { enrichDocument } from '../scrape/enrich.ts';
 import { ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
@@ -81,7 +83,11 @@ export const maxParseBytes = 50 * 1024 * 1024;
  * @example
  * const doc = await parse(await readFile('report.docx'), { filename: 'report.docx' });
  */
-export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Promise<Document> {
+export async function parse(
+  bytes: Uint8Array,
+  options: ParseOptions = {},
+  context: EngineContext = {},
+): Promise<Document> {
   const resolved = parseOrThrow(parseOptionsSchema, options, 'parse options');
   refuseBrowserOnly(resolved);
   if (bytes.length === 0) throw new ValidationError('The file is empty');
@@ -132,14 +138,19 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
     onlyCleanContent: false,
     blockAds: kind === 'html',
   };
-  const redaction = prepareConversion(conversionOptions);
-  const { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  const redaction = prepareConversion(conversionOptions, context.llm !== undefined);
+  const { content, pageMetadata, llmText } = convertHtml(
+    html,
+    sourceURL,
+    conversionOptions,
+    redaction,
+  );
   // An uploaded file has no site: a favicon guessed from its file:// address means nothing.
   delete pageMetadata.favicon;
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;
   const title = pageTitle || resolved.filename;
   const warning = warnings.filter(Boolean).join(' ');
-  return {
+  const document: Document = {
     ...content,
     metadata: {
       ...pageMetadata,
@@ -149,4 +160,13 @@ export async function parse(bytes: Uint8Array, options: ParseOptions = {}): Prom
     },
     ...(warning ? { warning } : {}),
   };
+  // The LLM formats (json, summary …) read the document as they read a page (issue 18).
+  await enrichDocument(
+    document,
+    resolved,
+    llmText ?? '',
+    context,
+    context.config ?? resolveEngineConfig(),
+  );
+  return document;
 }
