@@ -21,6 +21,8 @@ function answer(request: ChatRequest) {
   const name = request.response_format?.json_schema?.name;
   const text = request.messages.at(-1)?.content ?? '';
   const pageTitle = /^#\s+(.+)$/m.exec(text)?.[1] ?? 'untitled';
+  if (/one of several/.test(text))
+    return { content: JSON.stringify({ titles: [pageTitle], site: 'Quiver docs' }) };
   switch (name) {
     case 'summary':
       return { content: '{"summary":"A short summary."}' };
@@ -151,5 +153,65 @@ describe('token usage', () => {
     expect(tokens.periods.at(-1)?.tokensUsed).toBeGreaterThan(0);
     const credits = await firecrawl.getCreditUsageHistorical();
     expect(credits.periods.at(-1)?.creditsUsed).toBeGreaterThan(0);
+  });
+});
+
+describe('extract through the SDK', () => {
+  const extractSchema = {
+    type: 'object',
+    properties: {
+      titles: { type: 'array', items: { type: 'string' } },
+      site: { type: 'string' },
+    },
+    required: ['titles'],
+  };
+
+  it('maps a /* wildcard, reads the picked pages, merges one answer with sources', async () => {
+    const result = await firecrawl.extract({
+      urls: [`${site}/docs/*`, 'not a url at all ::'],
+      prompt: 'The titles of the documentation pages',
+      schema: extractSchema,
+      showSources: true,
+      pollInterval: 0.2,
+      timeout: 60,
+    });
+    expect(result.status).toBe('completed');
+    const data = result.data as { titles: string[]; site: string };
+    expect(data.site).toBe('Quiver docs');
+    expect(data.titles.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(data.titles).size).toBe(data.titles.length);
+    const sources = result.sources as { titles: string[] };
+    expect(sources.titles.length).toBeGreaterThanOrEqual(data.titles.length);
+    for (const url of sources.titles) expect(url.startsWith(`${site}/docs/`)).toBe(true);
+  });
+
+  it('refuses an invalid schema with a 400 before starting a job', async () => {
+    const error = await firecrawl
+      .extract({ urls: [`${site}/docs/`], schema: { type: 'object', required: 'titles' } })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as { status?: number; message: string },
+      );
+    expect(error?.status).toBe(400);
+    expect(error?.message).toContain('schema');
+  });
+
+  it('cancels a running extract job', async () => {
+    fake.respond = () => ({ content: '{"titles":[]}', delayMs: 5000 });
+    try {
+      const started = await firecrawl.startExtract({
+        urls: [`${site}/docs/install.html`, `${site}/docs/guide.html`],
+        prompt: 'titles',
+      });
+      const cancel = await fetch(`${server.url}/v2/extract/${started.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(cancel.status).toBe(200);
+      const status = await firecrawl.getExtractStatus(started.id!);
+      expect(status.status).toBe('cancelled');
+    } finally {
+      fake.respond = answer;
+    }
   });
 });

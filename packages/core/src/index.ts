@@ -74,7 +74,11 @@ export {
 export type { ErrorCode, FeedbackErrorCode, FieldIssue, TrawlErrorOptions } from './errors.ts';
 export { CreditLedger } from './credits/index.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
-export { creditEndpoints, creditLedgerOptionsSchema, creditPricesSchema } from './credits/options.ts';
+export {
+  creditEndpoints,
+  creditLedgerOptionsSchema,
+  creditPricesSchema,
+} from './credits/options.ts';
 export type {
   CreditEndpoint,
   CreditLedgerOptions,
@@ -143,7 +147,13 @@ export type {
 } from './monitor/options.ts';
 export { resolveSchedule, nextRunOf, schedulePhraseExamples } from './monitor/schedule.ts';
 export type { MonitorSchedule, ScheduleInput } from './monitor/schedule.ts';
-export { normaliseContent, comparableContent, contentHash, gitDiff, jsonDiff } from './monitor/diff.ts';
+export {
+  normaliseContent,
+  comparableContent,
+  contentHash,
+  gitDiff,
+  jsonDiff,
+} from './monitor/diff.ts';
 export type { GitDiff } from './monitor/diff.ts';
 export { judgeByKeywords, goalTerms } from './monitor/judge.ts';
 export type { JudgeInput } from './monitor/judge.ts';
@@ -180,6 +190,10 @@ export type {
   LlmUsage,
 } from './interfaces/llm-provider.ts';
 export { extractJson } from './llm/extract-json.ts';
+export { extract, prepareExtract } from './extract/index.ts';
+export type { ExtractResult } from './extract/index.ts';
+export { extractOptionsSchema } from './extract/options.ts';
+export type { ExtractOptions, ResolvedExtractOptions } from './extract/options.ts';
 export type { JsonExtraction } from './llm/extract-json.ts';
 export { WebhookSender, WebhookNotifier, eventMatches } from './defaults/webhook-notifier.ts';
 export type {
@@ -198,7 +212,12 @@ export type {
 export { findChromium, chromiumCandidates } from './browser/find-chromium.ts';
 export type { ChromiumLookup } from './browser/find-chromium.ts';
 export { actionSchema, actionsSchema } from './browser/actions.ts';
-export type { BrowserAction, BrowserActionInput, ActionResults, CapturedFile } from './browser/actions.ts';
+export type {
+  BrowserAction,
+  BrowserActionInput,
+  ActionResults,
+  CapturedFile,
+} from './browser/actions.ts';
 export { debianFilterLists } from './browser/adblock.ts';
 export type { ProfileState } from './browser/profiles.ts';
 export { BrowserFetcher } from './scrape/fetch-browser.ts';

@@ -37,6 +37,7 @@ import { parseRoutes } from './parse.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
+import { extractRoutes } from './extract.ts';
 import { asksModel, TokenUsageBook, usageRoutes, type TokenMeter } from './llm-usage.ts';
 import {
   batchScrapeRequestSchema,
@@ -209,6 +210,7 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       tokens,
     });
     usageRoutes(api, tokens, ledger);
+    extractRoutes(api, { store, config, llm, ledger, tokens, outOfCredits });
     feedbackRoutes(
       api,
       new FeedbackService({
