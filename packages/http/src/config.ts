@@ -328,6 +328,13 @@ export const configRows = [
     description:
       'Context window of the LLM in tokens: page text is cut to it, longer pages are chunked and merged (default 8192).',
   },
+  {
+    key: 'llmDailyTokens',
+    env: 'TRAWL_LLM_DAILY_TOKENS',
+    schema: integerFromEnv.positive().optional(),
+    description:
+      'LLM tokens each team may use per UTC day; past it, requests asking for LLM formats get 429 with Retry-After. Unset: no cap.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -351,6 +358,7 @@ const serverKeys = [
   'llmBaseUrl',
   'llmModel',
   'llmApiKey',
+  'llmDailyTokens',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -374,6 +382,7 @@ export interface ServerSettings {
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKey?: string;
+  llmDailyTokens?: number;
 }
 
 /** The resolved settings of one process. */

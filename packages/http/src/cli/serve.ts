@@ -69,6 +69,7 @@ export const serveCommand: Command = {
       feedbackOptedOutTeams,
       webhookSecret,
       webhookRetries,
+      llmDailyTokens,
     } = config.server;
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
@@ -95,6 +96,7 @@ export const serveCommand: Command = {
         ...(teamCredits !== undefined ? { teamCredits } : {}),
       },
       ...(creditPrices ? { creditPrices } : {}),
+      ...(llmDailyTokens !== undefined ? { llmDailyTokens } : {}),
       feedback: {
         ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
         ...(searchFeedbackDailyRefundCap !== undefined
