@@ -54,9 +54,8 @@ describe('LLM token accounting', () => {
   it('charges the tokens of a json scrape in the ledger, then caps the team for the day', async () => {
     const first = await scrape([json]);
     expect(first.statusCode).toBe(200);
-    const tokens = Number(
-      (first.json() as { data: { metadata: { llmTokens: number } } }).data.metadata.llmTokens,
-    );
+    const tokens = first.json<{ data: { metadata: { llmTokens: number } } }>().data.metadata
+      .llmTokens;
     expect(tokens).toBeGreaterThan(0);
     const lines: LedgerEntry[] = [];
     for await (const entry of app.ledger.entries('team-a')) lines.push(entry);
