@@ -24,6 +24,11 @@ function answer(request: ChatRequest) {
   if (/one of several/.test(text))
     return { content: JSON.stringify({ titles: [pageTitle], site: 'Quiver docs' }) };
   switch (name) {
+    case 'crawl_options':
+      return {
+        content:
+          '{"includePaths":["^/docs/(guide|install)"],"excludePaths":[],"limit":1,"sitemap":"skip"}',
+      };
     case 'summary':
       return { content: '{"summary":"A short summary."}' };
     case 'answer':
@@ -213,5 +218,53 @@ describe('extract through the SDK', () => {
     } finally {
       fake.respond = answer;
     }
+  });
+});
+
+describe('crawl prompt', () => {
+  it('previews the options a prompt turns into', async () => {
+    const preview = await firecrawl.crawlParamsPreview(
+      `${site}/docs/`,
+      'only the guide and install pages, one page',
+    );
+    expect(preview).toMatchObject({
+      includePaths: ['^/docs/(guide|install)'],
+      limit: 1,
+      sitemap: 'skip',
+    });
+  });
+
+  it('crawls with the prompt’s options, explicit options winning, and answers them in the status', async () => {
+    const job = await firecrawl.startCrawl(`${site}/docs/`, {
+      prompt: 'only the guide and install pages',
+      limit: 5,
+    });
+    const status = await firecrawl.getCrawlStatus(job.id);
+    const raw = (await (
+      await fetch(`${server.url}/v2/crawl/${job.id}`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+    ).json()) as { promptOptions?: Record<string, unknown> };
+    expect(raw.promptOptions).toEqual({
+      includePaths: ['^/docs/(guide|install)'],
+      sitemap: 'skip',
+    });
+    for (
+      let attempt = 0;
+      attempt < 100 && (await firecrawl.getCrawlStatus(job.id)).status === 'scraping';
+      attempt++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const done = await firecrawl.getCrawlStatus(job.id);
+    expect(status).toBeDefined();
+    const paths = done.data.map(
+      (doc) => new URL(String(doc.metadata?.sourceURL ?? doc.metadata?.url)).pathname,
+    );
+    expect(
+      paths
+        .filter((path) => path !== '/docs/')
+        .every((path) => /^\/docs\/(guide|install)/.test(path)),
+    ).toBe(true);
+    expect(paths.length).toBeGreaterThan(1);
   });
 });

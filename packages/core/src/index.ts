@@ -191,6 +191,8 @@ export type {
 } from './interfaces/llm-provider.ts';
 export { extractJson } from './llm/extract-json.ts';
 export { extract, prepareExtract } from './extract/index.ts';
+export { crawlOptionsFromPrompt } from './crawl/prompt-options.ts';
+export type { PromptOptions } from './crawl/prompt-options.ts';
 export type { ExtractResult } from './extract/index.ts';
 export { extractOptionsSchema } from './extract/options.ts';
 export type { ExtractOptions, ResolvedExtractOptions } from './extract/options.ts';

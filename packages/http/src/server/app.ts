@@ -38,6 +38,10 @@ import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import { extractRoutes } from './extract.ts';
+import { applyCrawlPrompt, crawlPromptRoutes } from './crawl-prompt.ts';
+
+/** The options a crawl's prompt turned into, by job id (the status answers them). */
+const promptOptionsNamespace = 'crawl-prompt-options';
 import { asksModel, TokenUsageBook, usageRoutes, type TokenMeter } from './llm-usage.ts';
 import {
   batchScrapeRequestSchema,
@@ -210,6 +214,10 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       tokens,
     });
     usageRoutes(api, tokens, ledger);
+    crawlPromptRoutes(api, (team, id) => {
+      const meter = tokens.meter(team, id);
+      return { meter, context: llm ? { llm, store, config, onLlmUsage: meter.onLlmUsage } : {} };
+    });
     extractRoutes(api, { store, config, llm, ledger, tokens, outOfCredits });
     feedbackRoutes(
       api,
@@ -396,7 +404,18 @@ function routes(
     // No crawl may spend more than the team has left.
     if (remaining !== undefined && pagePrice > 0)
       options.limit = Math.min(body.limit, Math.floor(remaining / pagePrice));
-    const job = await jobs.startCrawl(request.team, body.url, options, webhook);
+    // A prompt becomes options first (issue 18); explicit options win.
+    const prompted = await applyCrawlPrompt(
+      body.url,
+      options,
+      request.body as Record<string, unknown>,
+      metered(request.team, crypto.randomUUID()),
+    );
+    const job = await jobs.startCrawl(request.team, body.url, prompted.options, webhook);
+    if (prompted.promptOptions)
+      await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
+        ttlMs: jobRetentionMs,
+      });
     await records.start(request.team, 'crawl', body.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
@@ -461,7 +480,16 @@ function routes(
         if (!found) return send(reply, jobNotFound);
         const skip = pageNumber(request.query.skip, 'skip', 0);
         const limit = Math.min(pageNumber(request.query.limit, 'limit', statusPageSize), 1000);
-        return statusBody(found.job, found.owner, skip, limit, `${base(request)}${prefix}`);
+        const status = await statusBody(
+          found.job,
+          found.owner,
+          skip,
+          limit,
+          `${base(request)}${prefix}`,
+        );
+        const promptOptions =
+          kind === 'crawl' ? await store.get(promptOptionsNamespace, found.job.id) : undefined;
+        return promptOptions ? { ...status, promptOptions } : status;
       },
       // The SDK's watcher(): the same path as a WebSocket.
       wsHandler: (socket, request) => {
