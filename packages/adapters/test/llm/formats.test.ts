@@ -19,6 +19,7 @@ import {
   type EngineContext,
   type LlmUsage,
 } from '@trawl/core';
+import { startChangingSite } from '../../../../test/fixture-site/changing-site.ts';
 import {
   startFakeOpenAi,
   type ChatRequest,
@@ -332,7 +333,47 @@ describe('the answer cache', () => {
     expect(calls).toBeGreaterThan(1);
     const second = await run();
     expect(fake.requests.length).toBe(calls);
-    expect(second.map((doc) => doc.json).sort()).toEqual(first.map((doc) => doc.json).sort());
+    const answers = (docs: typeof first) => docs.map((doc) => JSON.stringify(doc.json)).sort();
+    expect(answers(second)).toEqual(answers(first));
     await store.close();
+  });
+});
+
+describe('changeTracking json mode', () => {
+  it('answers field-level changes of the extracted JSON against the last scrape', async () => {
+    const shop = await startChangingSite({ '/price': { title: 'Kettle', text: 'Price: 10 EUR' } });
+    const store = new SqliteStore({ path: join(dir, 'tracking.db') });
+    const priceSchema = { type: 'object', properties: { price: { type: 'number' } } };
+    const options = {
+      formats: [
+        'markdown' as const,
+        { type: 'changeTracking' as const, modes: ['json' as const], schema: priceSchema },
+      ],
+    };
+    // The fake reads the price off the page, as a model would.
+    fake.respond = (request) => ({
+      content: JSON.stringify({ price: Number(/Price: (\d+)/.exec(pageOf(request))?.[1]) }),
+    });
+    try {
+      const first = await scrape(`${shop.url}/price`, options, { llm, store });
+      expect(first.changeTracking).toMatchObject({ changeStatus: 'new' });
+      shop.set('/price', { title: 'Kettle', text: 'Price: 12 EUR' });
+      const second = await scrape(`${shop.url}/price`, options, { llm, store });
+      expect(second.changeTracking).toMatchObject({
+        changeStatus: 'changed',
+        json: { price: { previous: 10, current: 12 } },
+      });
+    } finally {
+      await store.close();
+      await shop.close();
+    }
+  });
+
+  it('refuses json mode without a model, naming the settings', async () => {
+    await expect(
+      scrape(page('/articles/plain.html'), {
+        formats: ['markdown', { type: 'changeTracking', modes: ['json'] }],
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_CONFIGURED', message: /TRAWL_LLM_MODEL/ });
   });
 });
