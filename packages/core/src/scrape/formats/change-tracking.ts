@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import type { Document } from '../../document.ts';
-import { NotConfiguredError, ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../errors.ts';
 import type { Store } from '../../interfaces/store.ts';
 import { zodIssuesToFieldIssues } from '../../internal/zod.ts';
 import { compileSchema } from '../../llm/schema.ts';
