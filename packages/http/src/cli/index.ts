@@ -4,6 +4,7 @@
  */
 import { toTrawlError, ValidationError } from '@trawl/core';
 import { crawlCommand } from './crawl.ts';
+import { extractCommand } from './extract.ts';
 import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
@@ -37,6 +38,7 @@ const commands: Command[] = [
   crawlCommand,
   mapCommand,
   parseCommand,
+  extractCommand,
   serveCommand,
   monitorCommand,
   keysCommand,

@@ -5,6 +5,7 @@ import { scrape, SqliteStore, ValidationError, type ScrapeOptions } from '@trawl
 import { loadConfig } from '../config.ts';
 import type { Command } from './index.ts';
 import { pageFlagOptions, pageFlagsHelp, pageOptionsFrom } from './page-flags.ts';
+import { llmFlagOptions, llmFlagsHelp, llmFormatsFrom, llmOf, llmOutput } from './llm-flags.ts';
 
 const outputFormats = ['markdown', 'html', 'rawHtml', 'links', 'images', 'json'] as const;
 type OutputFormat = (typeof outputFormats)[number];
@@ -17,6 +18,7 @@ Options:
   --format <f>           markdown (default), html, rawHtml, links, images, or json
                          (the whole document with metadata)
 ${pageFlagsHelp}
+${llmFlagsHelp}
   -h, --help             show this help
 
 The page cache lives in $TRAWL_DATA_DIR (default ./.trawl).
@@ -35,6 +37,7 @@ export const scrapeCommand: Command = {
       options: {
         format: { type: 'string', default: 'markdown' },
         ...pageFlagOptions,
+        ...llmFlagOptions,
       },
     });
     const [url, ...extra] = positionals;
@@ -49,12 +52,18 @@ export const scrapeCommand: Command = {
       );
     }
 
+    // The LLM flags print what the model answered, unless --format json asks for everything.
+    const llmFormats = llmFormatsFrom(values);
     const options: ScrapeOptions = {
       ...pageOptionsFrom(values),
-      formats: format === 'json' ? ['markdown', 'links', 'images'] : [format],
+      formats: [
+        ...(format === 'json' ? (['markdown', 'links', 'images'] as const) : [format]),
+        ...llmFormats,
+      ],
     };
 
     const config = loadConfig({ env: io.env });
+    const llm = llmFormats.length > 0 ? llmOf(config) : undefined;
     const store =
       values.cache || values.lockdown
         ? new SqliteStore({ path: join(config.dataDir, 'trawl.db') })
@@ -63,8 +72,12 @@ export const scrapeCommand: Command = {
       const document = await scrape(url, options, {
         config: config.engine,
         ...(store ? { store } : {}),
+        ...(llm ? { llm } : {}),
       });
-      if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+      if (document.warning && llmFormats.length > 0)
+        io.stderr(`trawl scrape: warning: ${document.warning}\n`);
+      if (llmFormats.length > 0 && format !== 'json') io.stdout(llmOutput(document));
+      else if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
       else if (format === 'links' || format === 'images')
         io.stdout(`${(document[format] ?? []).join('\n')}\n`);
       else io.stdout(`${document[format] ?? ''}\n`);
