@@ -89,6 +89,15 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         return error(400, "Missing required parameter: 'response_format.json_schema'.");
       if (format !== undefined && !['json_schema', 'json_object', 'text'].includes(format.type))
         return error(400, `Invalid value for 'response_format.type': '${String(format.type)}'.`);
+      // OpenAI's own rule for JSON mode, which catches prompts that never ask for JSON.
+      if (
+        format?.type === 'json_object' &&
+        !body.messages.some((message) => /json/i.test(message.content))
+      )
+        return error(
+          400,
+          "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+        );
       fake.requests.push({ body, headers: req.headers });
       const promptTokens = Math.ceil(
         body.messages.reduce((sum, message) => sum + message.content.length, 0) / 4,

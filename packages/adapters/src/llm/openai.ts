@@ -95,9 +95,21 @@ export class OpenAiLlmProvider implements LlmProvider {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
+    // json_object carries no schema, and OpenAI refuses it unless a message says "JSON": the
+    // schema goes into the conversation instead.
+    const messages =
+      request.jsonSchema && this.#options.jsonMode === 'json_object'
+        ? [
+            ...request.messages,
+            {
+              role: 'system' as const,
+              content: `Answer with one JSON object matching this JSON Schema: ${JSON.stringify(request.jsonSchema.schema)}`,
+            },
+          ]
+        : request.messages;
     const body: Record<string, unknown> = {
       model: this.model,
-      messages: request.messages,
+      messages,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     };

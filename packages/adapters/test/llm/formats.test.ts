@@ -176,6 +176,43 @@ describe('json', () => {
   });
 });
 
+describe('json_object servers and failing models', () => {
+  it('asks a json_object-only server (Ollama, older vLLM) and still validates the answer', async () => {
+    fake.respond = () => ({ content: '{"title":"From JSON mode"}' });
+    const jsonMode = new OpenAiLlmProvider({
+      baseUrl: fake.baseUrl,
+      model: 'fake-1',
+      jsonMode: 'json_object',
+    });
+    const doc = await scrape(
+      page('/articles/plain.html'),
+      { formats: [{ type: 'json', schema }] },
+      { llm: jsonMode },
+    );
+    expect(doc.json).toEqual({ title: 'From JSON mode' });
+    expect(fake.requests[0]?.body.response_format).toEqual({ type: 'json_object' });
+    // The schema travels in the conversation, since json_object carries none.
+    expect(fake.requests[0]?.body.messages.at(-1)?.content).toContain('"required":["title"]');
+  });
+
+  it('loses no page of a crawl when the model keeps failing: each says why in its warning', async () => {
+    fake.respond = () => ({ status: 500, message: 'The server had an error' });
+    const job = crawl(
+      page('/docs/'),
+      { limit: 3, scrapeOptions: { formats: ['markdown', { type: 'json', schema }] } },
+      { llm },
+    );
+    const summary = await job.done;
+    const { data } = await job.results();
+    expect(summary.status).toBe('completed');
+    expect(data).toHaveLength(3);
+    for (const doc of data) {
+      expect(doc.markdown).toBeTruthy();
+      expect(doc.warning).toMatch(/'json' format could not be produced.*HTTP 500/);
+    }
+  });
+});
+
 describe('long pages', () => {
   const daySchema = {
     type: 'object',
