@@ -134,6 +134,15 @@ describe('crawl and parse through the SDK', () => {
     for (const doc of job.data) expect(doc.json).toMatchObject({ title: expect.any(String) });
   });
 
+  it('batch-scrapes with the summary format', async () => {
+    const job = await firecrawl.batchScrape(
+      [`${site}/articles/plain.html`, `${site}/docs/guide.html`],
+      { options: { formats: ['summary'] }, pollInterval: 0.2, timeout: 60 },
+    );
+    expect(job.status).toBe('completed');
+    expect(job.data.map((doc) => doc.summary)).toEqual(['A short summary.', 'A short summary.']);
+  });
+
   it('parses an uploaded HTML file with the json format', async () => {
     const doc = await firecrawl.parse(
       {
