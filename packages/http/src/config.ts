@@ -233,7 +233,7 @@ export const configRows = [
     env: 'TRAWL_CREDIT_PRICES',
     schema: pricesFromEnv.optional(),
     description:
-      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page). Each unset price is 1.',
+      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page), llm_tokens (per 1,000 LLM tokens). Each unset price is 1.',
   },
   {
     key: 'feedbackDailyRefundCap',
