@@ -21,9 +21,9 @@ export interface ChatRequest {
   };
 }
 
-/** What the fake answers: the assistant's text, or an HTTP error. */
+/** What the fake answers: the assistant's text (after `delayMs`, for slow models), or an HTTP error. */
 export type FakeAnswer =
-  { content: string } | { status: number; message: string; retryAfter?: number };
+  { content: string; delayMs?: number } | { status: number; message: string; retryAfter?: number };
 
 /** A running fake. */
 export interface FakeOpenAi {
@@ -35,6 +35,11 @@ export interface FakeOpenAi {
   respond: (request: ChatRequest) => FakeAnswer;
   /** The next `count` valid requests fail with `status` first. */
   failNext(count: number, status: number): void;
+  /**
+   * The model's context window in tokens (4 characters each, as the engine estimates): longer
+   * requests are refused with 400 `context_length_exceeded`, as OpenAI and vLLM refuse them.
+   */
+  contextTokens: number | undefined;
   close(): Promise<void>;
 }
 
@@ -48,16 +53,22 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     failNext(count, status) {
       failures = { count, status };
     },
+    contextTokens: undefined,
     close: () => Promise.resolve(),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const error = (status: number, message: string, headers: Record<string, string> = {}) =>
+      const error = (
+        status: number,
+        message: string,
+        headers: Record<string, string> = {},
+        code: string | null = null,
+      ) =>
         res
           .writeHead(status, { 'content-type': 'application/json', ...headers })
-          .end(JSON.stringify({ error: { message, type: 'invalid_request_error', code: null } }));
+          .end(JSON.stringify({ error: { message, type: 'invalid_request_error', code } }));
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
         return error(404, `Unknown request URL: ${req.method} ${req.url}`);
       let body: ChatRequest;
@@ -76,7 +87,28 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         (!format.json_schema?.name || !format.json_schema.schema)
       )
         return error(400, "Missing required parameter: 'response_format.json_schema'.");
+      if (format !== undefined && !['json_schema', 'json_object', 'text'].includes(format.type))
+        return error(400, `Invalid value for 'response_format.type': '${String(format.type)}'.`);
+      // OpenAI's own rule for JSON mode, which catches prompts that never ask for JSON.
+      if (
+        format?.type === 'json_object' &&
+        !body.messages.some((message) => /json/i.test(message.content))
+      )
+        return error(
+          400,
+          "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+        );
       fake.requests.push({ body, headers: req.headers });
+      const promptTokens = Math.ceil(
+        body.messages.reduce((sum, message) => sum + message.content.length, 0) / 4,
+      );
+      if (fake.contextTokens !== undefined && promptTokens > fake.contextTokens)
+        return error(
+          400,
+          `This model's maximum context length is ${fake.contextTokens} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
+          {},
+          'context_length_exceeded',
+        );
       if (failures.count > 0) {
         failures.count -= 1;
         return error(failures.status, 'The server had an error while processing your request.');
@@ -88,26 +120,32 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
           answer.message,
           answer.retryAfter ? { 'retry-after': String(answer.retryAfter) } : {},
         );
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: `chatcmpl-${crypto.randomUUID()}`,
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: body.model,
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: answer.content, refusal: null },
-              finish_reason: 'stop',
+      const send = () =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: `chatcmpl-${crypto.randomUUID()}`,
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: answer.content, refusal: null },
+                finish_reason: 'stop',
+              },
+            ],
+            usage: {
+              prompt_tokens: promptTokens,
+              completion_tokens: Math.ceil(answer.content.length / 4),
+              total_tokens: promptTokens + Math.ceil(answer.content.length / 4),
             },
-          ],
-          usage: {
-            prompt_tokens: JSON.stringify(body.messages).length >> 2,
-            completion_tokens: answer.content.length >> 2,
-            total_tokens: (JSON.stringify(body.messages).length + answer.content.length) >> 2,
-          },
-        }),
-      );
+          }),
+        );
+      // A slow model: the answer comes late, bounded by the test's delay (closing ends it).
+      if (answer.delayMs) {
+        const timer = setTimeout(send, answer.delayMs);
+        res.on('close', () => clearTimeout(timer));
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

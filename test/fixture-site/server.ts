@@ -299,7 +299,9 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
 
   '/large': async (req, res, url) => {
     const mb = intParam(url, 'mb', 10, 0, maxLargeMb);
-    const blocks = largePageBlocks(mb * 1024 * 1024);
+    // `kb` sizes a page below a megabyte (a 300 KB page for the LLM chunker, issue 18).
+    const kb = intParam(url, 'kb', 0, 0, 1024);
+    const blocks = largePageBlocks(kb > 0 ? kb * 1024 : mb * 1024 * 1024);
     const headers: OutgoingHttpHeaders = { 'content-type': 'text/html; charset=utf-8' };
     // Chunked by default, so size limits must be enforced while streaming; `length=1` sends
     // Content-Length too, for tests of rejecting a body before downloading it.

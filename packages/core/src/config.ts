@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ValidationError } from './errors.ts';
 import { zodIssuesToFieldIssues } from './internal/zod.ts';
 import type { Fetcher } from './interfaces/fetcher.ts';
+import type { LlmProvider, LlmUsage } from './interfaces/llm-provider.ts';
 import type { MediaSink } from './interfaces/media-sink.ts';
 import type { Store } from './interfaces/store.ts';
 
@@ -146,6 +147,18 @@ export const engineConfigSchema = z
      * @default 'off'
      */
     browserExecute: z.enum(['off', 'node']).default('off'),
+    /**
+     * Tokens of the LLM's context window: page text shown to the model is cut to fit it, and a
+     * longer page is split in chunks whose answers are merged (issue 18).
+     * @default 8192
+     */
+    llmContextTokens: z.number().int().min(1024).max(2_000_000).default(8192),
+    /**
+     * Most chunks (LLM calls) one page is split in for one format; text past them is left out
+     * with a warning.
+     * @default 16
+     */
+    llmMaxChunksPerPage: z.number().int().min(1).max(256).default(16),
   })
   .describe('Engine-wide settings of Trawl.');
 
@@ -185,4 +198,8 @@ export interface EngineContext {
    * it they are returned inline as data URIs.
    */
   media?: MediaSink;
+  /** The model of the json, summary, question and other LLM formats; without it they are refused. */
+  llm?: LlmProvider;
+  /** Told the tokens of every LLM call the work makes (the server charges them to the job). */
+  onLlmUsage?: (usage: LlmUsage) => void;
 }

@@ -62,6 +62,16 @@ export interface Document {
   screenshot?: string;
   summary?: string;
   json?: unknown;
+  /** The answer of a `question` (or deprecated `query`) format. */
+  answer?: string;
+  /** The passages most relevant to a `highlights` query, best first, blank-line separated. */
+  highlights?: string;
+  /** Values of the `attributes` format's selectors. */
+  attributes?: { selector: string; attribute: string; values: string[] }[];
+  /** The product the page sells (`product` format; the spec's shape). */
+  product?: Record<string, unknown> | object;
+  /** The page's menu (`menu` format; the spec's shape). */
+  menu?: Record<string, unknown> | object;
   changeTracking?: Record<string, unknown>;
   branding?: Record<string, unknown>;
   actions?: DocumentActions;

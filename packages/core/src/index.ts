@@ -191,8 +191,15 @@ export type {
   LlmMessage,
   LlmRequest,
   LlmResponse,
+  LlmUsage,
 } from './interfaces/llm-provider.ts';
 export { extractJson } from './llm/extract-json.ts';
+export { extract, prepareExtract } from './extract/index.ts';
+export { crawlOptionsFromPrompt } from './crawl/prompt-options.ts';
+export type { PromptOptions } from './crawl/prompt-options.ts';
+export type { ExtractResult } from './extract/index.ts';
+export { extractOptionsSchema } from './extract/options.ts';
+export type { ExtractOptions, ResolvedExtractOptions } from './extract/options.ts';
 export type { JsonExtraction } from './llm/extract-json.ts';
 export { WebhookSender, WebhookNotifier, eventMatches } from './defaults/webhook-notifier.ts';
 export type {

@@ -247,7 +247,7 @@ export const configRows = [
     env: 'TRAWL_CREDIT_PRICES',
     schema: pricesFromEnv.optional(),
     description:
-      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page). Each unset price is 1.',
+      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page), llm_tokens (per 1,000 LLM tokens). Each unset price is 1.',
   },
   {
     key: 'feedbackDailyRefundCap',
@@ -335,6 +335,20 @@ export const configRows = [
     schema: z.string().min(1).optional(),
     description: 'Bearer key of the LLM API; local servers need none.',
   },
+  {
+    key: 'llmContextTokens',
+    env: 'TRAWL_LLM_CONTEXT_TOKENS',
+    schema: integerFromEnv.min(1024).optional(),
+    description:
+      'Context window of the LLM in tokens: page text is cut to it, longer pages are chunked and merged (default 8192).',
+  },
+  {
+    key: 'llmDailyTokens',
+    env: 'TRAWL_LLM_DAILY_TOKENS',
+    schema: integerFromEnv.positive().optional(),
+    description:
+      'LLM tokens each team may use per UTC day; past it, requests asking for LLM formats get 429 with Retry-After. Unset: no cap.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -358,6 +372,7 @@ const serverKeys = [
   'llmBaseUrl',
   'llmModel',
   'llmApiKey',
+  'llmDailyTokens',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -381,6 +396,7 @@ export interface ServerSettings {
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKey?: string;
+  llmDailyTokens?: number;
 }
 
 /** The resolved settings of one process. */

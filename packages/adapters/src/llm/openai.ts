@@ -7,6 +7,7 @@
  * retried with exponential backoff, honouring Retry-After.
  */
 import {
+  ContentTooLargeError,
   FetchError,
   ValidationError,
   type LlmProvider,
@@ -51,7 +52,7 @@ export interface OpenAiLlmProviderOptions {
 interface CompletionBody {
   choices?: { message?: { content?: string | null } }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
-  error?: { message?: string };
+  error?: { message?: string; code?: string | null };
 }
 
 /** Reads a JSON answer: the whole text, or the first fenced block in it. */
@@ -94,9 +95,21 @@ export class OpenAiLlmProvider implements LlmProvider {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
+    // json_object carries no schema, and OpenAI refuses it unless a message says "JSON": the
+    // schema goes into the conversation instead.
+    const messages =
+      request.jsonSchema && this.#options.jsonMode === 'json_object'
+        ? [
+            ...request.messages,
+            {
+              role: 'system' as const,
+              content: `Answer with one JSON object matching this JSON Schema: ${JSON.stringify(request.jsonSchema.schema)}`,
+            },
+          ]
+        : request.messages;
     const body: Record<string, unknown> = {
       model: this.model,
-      messages: request.messages,
+      messages,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
     };
@@ -151,11 +164,21 @@ export class OpenAiLlmProvider implements LlmProvider {
           parsed = { error: { message: text.slice(0, 200) } };
         }
         if (response.ok) return parsed;
+        // OpenAI, vLLM and llama.cpp name an over-long prompt so; the caller cuts and asks again.
+        if (
+          response.status === 400 &&
+          (parsed.error?.code === 'context_length_exceeded' ||
+            /context.length|context window|maximum context/i.test(parsed.error?.message ?? ''))
+        )
+          throw new ContentTooLargeError(
+            `The prompt does not fit the context of ${this.model}: ${parsed.error?.message ?? ''}`,
+          );
         lastError = `${this.#endpoint} answered HTTP ${response.status}: ${parsed.error?.message ?? text.slice(0, 200)}`;
         if (response.status !== 429 && response.status < 500) break;
         const retryAfter = Number(response.headers.get('retry-after'));
         if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;
       } catch (error) {
+        if (error instanceof ContentTooLargeError) throw error;
         if (signal?.aborted)
           throw new FetchError('The LLM request was cancelled', { cause: error });
         lastError = `${this.#endpoint} could not be reached: ${(error as Error).message}`;

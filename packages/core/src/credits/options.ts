@@ -16,6 +16,7 @@ export const creditEndpoints = [
   'parse',
   'search',
   'monitor',
+  'llm_tokens',
 ] as const;
 
 /** One of {@link creditEndpoints}. */
@@ -40,6 +41,8 @@ export const creditPricesSchema = z.strictObject({
   search: price('search'),
   /** @default 1 */
   monitor: price('page a monitor check scrapes'),
+  /** Charged on each request's LLM tokens, rounded up to whole thousands. @default 1 */
+  llm_tokens: price('1,000 LLM tokens (json, summary and other LLM formats)'),
 });
 
 /** Options of {@link CreditLedger}. */

@@ -29,6 +29,12 @@ export interface LlmRequest {
   signal?: AbortSignal;
 }
 
+/** Tokens one call (or many, summed) used. */
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 /** One completion. */
 export interface LlmResponse {
   /** The answer's text. */
@@ -36,7 +42,7 @@ export interface LlmResponse {
   /** The parsed answer, when `jsonSchema` was given. */
   json?: unknown;
   /** Tokens the call used, when the endpoint says. */
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: LlmUsage;
 }
 
 /** A chat-completion model. */
@@ -45,7 +51,8 @@ export interface LlmProvider {
   readonly model: string;
   /**
    * Runs one completion. @throws FETCH_FAILED when the endpoint cannot be reached or answers
-   * with an error; BAD_REQUEST when a JSON answer does not parse.
+   * with an error; BAD_REQUEST when a JSON answer does not parse; CONTENT_TOO_LARGE when the
+   * prompt does not fit the model's context (`context_length_exceeded`), so callers can cut it.
    */
   complete(request: LlmRequest): Promise<LlmResponse>;
 }

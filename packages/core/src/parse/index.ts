@@ -3,7 +3,9 @@
  * scrape pipeline's conversion on it. Markdown input is kept as it is.
  */
 import { z } from 'zod';
+import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
+import { enrichDocument } from '../scrape/enrich.ts';
 import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
@@ -86,9 +88,12 @@ function readerError(error: unknown, kind: string): TrawlError {
 
 /** What the engine's operator decides for every parse, not the caller (EngineConfig). */
 export interface ParseSettings {
-  /** LibreOffice's soffice, for DOC, XLS and PPT; the usual install paths when unset. */
+  /** LibreOffice's soffice, for DOC, XLS and PPT; `config.sofficePath`, then the usual paths. */
   sofficePath?: string | undefined;
 }
+
+/** The engine a parse runs on: its LLM for the json and summary formats, and the settings. */
+export type ParseContext = EngineContext & ParseSettings;
 
 const wordsOf = (markdown: string | undefined) =>
   (markdown ?? '').match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -124,7 +129,7 @@ export const maxParseBytes = 50 * 1024 * 1024;
 export async function parse(
   bytes: Uint8Array,
   options: ParseOptions = {},
-  settings: ParseSettings = {},
+  context: ParseContext = {},
 ): Promise<Document> {
   const resolved = parseOrThrow(parseOptionsSchema, options, 'parse options');
   refuseBrowserOnly(resolved);
@@ -166,7 +171,7 @@ export async function parse(
     deadline,
     ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
     ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
-    sofficePath: settings.sofficePath,
+    sofficePath: context.sofficePath ?? context.config?.sofficePath,
   }).catch((error: unknown) => {
     throw readerError(error, kind);
   });
@@ -179,8 +184,13 @@ export async function parse(
     onlyCleanContent: false,
     blockAds: kind === 'html',
   };
-  const redaction = prepareConversion(conversionOptions);
-  let { content, pageMetadata } = convertHtml(html, sourceURL, conversionOptions, redaction);
+  const redaction = prepareConversion(conversionOptions, context.llm !== undefined);
+  let { content, pageMetadata, llmText } = convertHtml(
+    html,
+    sourceURL,
+    conversionOptions,
+    redaction,
+  );
   // An uploaded HTML file is the document the caller wants read: when main-content removal took
   // (almost) all of its text, the whole cleaned body is the better answer (issue 22).
   const textOf = (converted: typeof content) => converted.markdown ?? converted.html;
@@ -192,7 +202,7 @@ export async function parse(
       redaction,
     );
     if (isImplausiblyShort(textOf(content), textOf(whole.content))) {
-      ({ content, pageMetadata } = whole);
+      ({ content, pageMetadata, llmText } = whole);
       warnings.push('Main-content extraction left almost nothing; the whole document is returned.');
     }
   }
@@ -201,7 +211,7 @@ export async function parse(
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;
   const title = pageTitle || resolved.filename;
   const warning = warnings.filter(Boolean).join(' ');
-  return {
+  const document: Document = {
     ...content,
     metadata: {
       ...pageMetadata,
@@ -211,4 +221,13 @@ export async function parse(
     },
     ...(warning ? { warning } : {}),
   };
+  // The LLM formats (json, summary …) read the document as they read a page (issue 18).
+  await enrichDocument(
+    document,
+    resolved,
+    llmText ?? '',
+    context,
+    context.config ?? resolveEngineConfig(),
+  );
+  return document;
 }

@@ -26,9 +26,15 @@ export type ConversionOptions = Pick<
   | 'redactPII'
 >;
 
-/** Checks everything about conversion that can fail before a fetch. Returns the redaction to apply. */
-export function prepareConversion(options: ConversionOptions): Redaction | undefined {
-  ensureFormatsAvailable(options.formats);
+/**
+ * Checks everything about conversion that can fail before a fetch (`hasLlm`: a model is
+ * configured for the LLM formats). Returns the redaction to apply.
+ */
+export function prepareConversion(
+  options: ConversionOptions,
+  hasLlm = false,
+): Redaction | undefined {
+  ensureFormatsAvailable(options.formats, hasLlm);
   validateSelectors(options.includeTags, 'includeTags');
   validateSelectors(options.excludeTags, 'excludeTags');
   return resolveRedaction(options.redactPII);
@@ -40,6 +46,8 @@ export interface Conversion {
   pageMetadata: PageMetadata;
   /** Every link of the page, unredacted, when the caller asked to collect them (crawls). */
   links?: string[];
+  /** Markdown of the main content, when a format will show it to a model (issue 18). */
+  llmText?: string;
 }
 
 /**
@@ -70,9 +78,12 @@ export function convertHtml(
     if (content.rawHtml !== undefined) content.rawHtml = redactText(content.rawHtml, redaction);
     if (content.links) content.links = content.links.map((link) => redactText(link, redaction));
   }
-  const { metadata: _unused, ...fields } = content;
-  const conversion: Conversion = { content: fields, pageMetadata: page.metadata };
+  // Formats may add metadata keys (`productSource`, issue 18) beside the page's own.
+  const { metadata: added, ...fields } = content;
+  const conversion: Conversion = { content: fields, pageMetadata: { ...page.metadata, ...added } };
   if (collectLinks) conversion.links = page.links;
+  if (options.formats.some((format) => formatHandlers[format.type].enrich !== undefined))
+    conversion.llmText = page.markdown;
   return conversion;
 }
 

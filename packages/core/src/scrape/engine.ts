@@ -21,6 +21,7 @@ import { detectKind, type FileKind } from '../parse/detect.ts';
 import { toHtml, type DocumentHtml } from '../parse/to-html.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
+import { enrichDocument } from './enrich.ts';
 import { decodeHtml } from './decode.ts';
 import { defaultFetchers } from './fetchers.ts';
 import { trackChanges } from './formats/change-tracking.ts';
@@ -65,7 +66,7 @@ export async function runScrapeDetailed(
   const { options } = request;
   const config = context.config ?? defaultConfig;
   const startedAt = Date.now();
-  const redaction = prepareConversion(options);
+  const redaction = prepareConversion(options, context.llm !== undefined);
   const fetchers = context.fetchers ?? defaultFetchers(config);
   const browserNeeds = browserNeedsOf(options);
   const fetcher = pickFetcher(browserNeeds, fetchers);
@@ -181,11 +182,17 @@ export async function runScrapeDetailed(
       `Scraping ${request.target.href} took longer than ${options.timeout} ms before conversion: raise timeout or try later`,
     );
   }
-  const { content, pageMetadata, links } = convertByType(page, options, redaction, collectLinks);
+  const { content, pageMetadata, links, llmText } = convertByType(
+    page,
+    options,
+    redaction,
+    collectLinks,
+  );
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);
   if (page.warning) warnings.unshift(page.warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
+  await enrichDocument(document, options, llmText ?? page.text, context, config);
   const tracking = options.formats.find((format) => format.type === 'changeTracking');
   if (tracking) {
     document.changeTracking = await trackChanges(

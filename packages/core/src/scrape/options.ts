@@ -22,6 +22,7 @@ export const formatNames = [
   'highlights',
   'product',
   'menu',
+  'query',
   'audio',
   'video',
   'rawBase64',

@@ -7,6 +7,7 @@ import { toTrawlError, ValidationError } from '@trawl/core';
 import { UsageError } from './args.ts';
 import { batchCommand } from './batch.ts';
 import { crawlCommand } from './crawl.ts';
+import { extractCommand } from './extract.ts';
 import { feedbackCommand } from './feedback.ts';
 import { keysCommand } from './keys.ts';
 import { mapCommand } from './map.ts';
@@ -41,6 +42,7 @@ const commands: Command[] = [
   batchCommand,
   mapCommand,
   parseCommand,
+  extractCommand,
   serveCommand,
   monitorCommand,
   keysCommand,

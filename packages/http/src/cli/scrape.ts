@@ -14,6 +14,7 @@ import {
   pageOptionsFrom,
   quietHelp,
 } from './page-flags.ts';
+import { llmFlagOptions, llmFlagsHelp, llmFormatsFrom, llmOf, llmOutput } from './llm-flags.ts';
 
 const outputFormats = ['markdown', 'html', 'rawHtml', 'links', 'images', 'json'] as const;
 /** What `json` (the whole document) holds. */
@@ -29,6 +30,7 @@ Options:
                          repeated) print the document as JSON with those formats. --formats is
                          the same flag.
 ${pageFlagsHelp}
+${llmFlagsHelp}
 ${quietHelp}
   -h, --help             show this help
 
@@ -44,6 +46,7 @@ export const scrapeCommand: Command = {
     const { values, positionals } = parseFlags(args, {
       ...outputFlagOptions,
       ...pageFlagOptions,
+      ...llmFlagOptions,
     });
     const [url, ...extra] = positionals;
     if (!url || extra.length > 0)
@@ -51,15 +54,19 @@ export const scrapeCommand: Command = {
     const formats = formatsFrom(values, outputFormats, 'markdown');
     // One plain format prints as it is; json, or several formats, print the document as JSON.
     const single = formats.length === 1 && formats[0] !== 'json' ? formats[0] : undefined;
+    // The LLM flags print what the model answered, unless the whole document is asked for.
+    const llmFormats = llmFormatsFrom(values);
     const options: ScrapeOptions = {
       ...pageOptionsFrom(values),
-      formats: formats.flatMap((format) =>
-        format === 'json' ? jsonFormats : [format as FormatName],
-      ),
+      formats: [
+        ...formats.flatMap((format) => (format === 'json' ? jsonFormats : [format as FormatName])),
+        ...llmFormats,
+      ],
     };
 
     const config = loadConfig({ env: io.env });
     checkPageSettings(options, config.engine);
+    const llm = llmFormats.length > 0 ? llmOf(config) : undefined;
     const store =
       values.cache || values.lockdown
         ? new SqliteStore({ path: join(config.dataDir, 'trawl.db') })
@@ -68,8 +75,10 @@ export const scrapeCommand: Command = {
       const document = await scrape(url, options, {
         config: config.engine,
         ...(store ? { store } : {}),
+        ...(llm ? { llm } : {}),
       });
-      if (single === 'links' || single === 'images')
+      if (llmFormats.length > 0 && single !== undefined) io.stdout(llmOutput(document));
+      else if (single === 'links' || single === 'images')
         io.stdout(`${(document[single] ?? []).join('\n')}\n`);
       else if (single === 'markdown' || single === 'html' || single === 'rawHtml')
         io.stdout(`${document[single] ?? ''}\n`);

@@ -64,6 +64,7 @@ export const serveCommand: Command = {
       feedbackOptedOutTeams,
       webhookSecret,
       webhookRetries,
+      llmDailyTokens,
     } = config.server;
     const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
@@ -90,6 +91,7 @@ export const serveCommand: Command = {
         ...(teamCredits !== undefined ? { teamCredits } : {}),
       },
       ...(creditPrices ? { creditPrices } : {}),
+      ...(llmDailyTokens !== undefined ? { llmDailyTokens } : {}),
       feedback: {
         ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
         ...(searchFeedbackDailyRefundCap !== undefined

@@ -18,7 +18,9 @@ import {
   type CrawlOptions,
   type CreditLedgerOptions,
   type EngineConfig,
+  type EngineContext,
   type FeedbackSettings,
+  type LlmProvider,
   type Job,
   type JobKind,
   type Store,
@@ -35,6 +37,12 @@ import { parseRoutes } from './parse.ts';
 import { RequestRecords } from './records.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
+import { extractRoutes } from './extract.ts';
+import { applyCrawlPrompt, crawlPromptRoutes } from './crawl-prompt.ts';
+
+/** The options a crawl's prompt turned into, by job id (the status answers them). */
+const promptOptionsNamespace = 'crawl-prompt-options';
+import { asksModel, TokenUsageBook, usageRoutes, type TokenMeter } from './llm-usage.ts';
 import {
   batchScrapeRequestSchema,
   coreOptions,
@@ -59,6 +67,10 @@ export interface ServerOptions {
   creditPrices?: CreditLedgerOptions['prices'];
   /** Feedback refund caps, window and opted-out teams. */
   feedback?: FeedbackSettings;
+  /** The model of the LLM formats; the monitors' model when unset (issue 18). */
+  llm?: LlmProvider;
+  /** LLM tokens a team may use per UTC day; unset: no cap. */
+  llmDailyTokens?: number;
 }
 
 declare module 'fastify' {
@@ -93,10 +105,23 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
     allowPrivateTargets: config.allowPrivateAddresses,
     ...options.webhooks,
   });
+  const llm = options.llm ?? options.monitors?.llm;
+  const tokens = new TokenUsageBook(store, ledger, options.llmDailyTokens);
+  // Token meters of running jobs, settled (charged) when the job ends.
+  const jobMeters = new Map<string, TokenMeter>();
+  const llmContext = (team: string, jobId: string): Partial<EngineContext> => {
+    if (!llm) return {};
+    const meter = jobMeters.get(jobId) ?? tokens.meter(team, jobId);
+    jobMeters.set(jobId, meter);
+    return { llm, onLlmUsage: meter.onLlmUsage };
+  };
   // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
   const records = new RequestRecords(store);
   const jobs = new JobRegistry(store, config, {
+    engineContext: llmContext,
     onFinished: async (owner, summary) => {
+      await jobMeters.get(owner.id)?.settle();
+      jobMeters.delete(owner.id);
       const endpoint = owner.kind === 'crawl' ? 'crawl' : 'batch_scrape';
       const cost = ledger.cost(endpoint, summary.progress.scraped);
       await ledger.debit(owner.team, cost, { endpoint, jobId: owner.id });
@@ -190,7 +215,15 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       records,
       idempotency: new IdempotencyKeys(store),
       limits: options.limits ?? {},
+      llm,
+      tokens,
     });
+    usageRoutes(api, tokens, ledger);
+    crawlPromptRoutes(api, (team, id) => {
+      const meter = tokens.meter(team, id);
+      return { meter, context: llm ? { llm, store, config, onLlmUsage: meter.onLlmUsage } : {} };
+    });
+    extractRoutes(api, { store, config, llm, ledger, tokens, outOfCredits });
     feedbackRoutes(
       api,
       new FeedbackService({
@@ -216,6 +249,8 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
 }
 
 interface RouteContext {
+  llm: LlmProvider | undefined;
+  tokens: TokenUsageBook;
   store: Store;
   config: EngineConfig;
   jobs: JobRegistry;
@@ -289,12 +324,28 @@ function routes(
     webhooks,
     records,
     idempotency,
+    llm,
+    tokens,
   }: RouteContext,
 ): void {
+  /** The engine context of one request's LLM work, and the meter that charges it. */
+  const metered = (team: string, id: string) => {
+    const meter = tokens.meter(team, id);
+    return { meter, context: llm ? { llm, onLlmUsage: meter.onLlmUsage } : {} };
+  };
+  /** Refuses work that asks the model once the team has used its tokens of the day. */
+  const overTokenCap = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!llm || !asksModel(request.body)) return undefined;
+    const capped = await tokens.refusal(request.team);
+    if (!capped) return undefined;
+    void reply.header('retry-after', String(capped.retryAfterSeconds));
+    return send(reply, capped.answer);
+  };
   parseRoutes(app, {
     records,
     outOfCredits,
     mayCharge: (team) => ledger.allows(team, ledger.cost('parse')),
+    llmContext: (team, id) => metered(team, id),
     charge: async (team, pages, jobId) => {
       await ledger.debit(team, ledger.cost('parse', pages), { endpoint: 'parse', jobId });
     },
@@ -306,17 +357,21 @@ function routes(
     const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
     const cost = ledger.cost('scrape');
     if (!(await ledger.allows(request.team, cost))) return send(reply, outOfCredits);
+    const capped = await overTokenCap(request, reply);
+    if (capped) return capped;
     const record = await records.start(request.team, 'scrape', body.url);
+    const { meter, context: llmContext } = metered(request.team, record.id);
     const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
       concurrency.run(request.team, () =>
         scrape(body.url, coreOptions(request.body, 'url'), {
+          ...llmContext,
           store,
           config,
           team: request.team,
           media: mediaLinks(store, base(request)),
         }),
       ),
-    );
+    ).finally(() => meter.settle());
     data.metadata.scrapeId = record.id;
     if (waitedMs > 0) {
       data.metadata.concurrencyLimited = true;
@@ -340,6 +395,8 @@ function routes(
 
   app.post('/v2/crawl', async (request, reply) => {
     const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
+    const capped = await overTokenCap(request, reply);
+    if (capped) return capped;
     // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
     checkCrawlLimit(body.limit, config.maxCrawlLimit);
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
@@ -353,13 +410,26 @@ function routes(
     // No crawl may spend more than the team has left.
     if (remaining !== undefined && pagePrice > 0)
       options.limit = Math.min(body.limit, Math.floor(remaining / pagePrice));
-    const job = await jobs.startCrawl(request.team, body.url, options, webhook);
+    // A prompt becomes options first (issue 18); explicit options win.
+    const prompted = await applyCrawlPrompt(
+      body.url,
+      options,
+      request.body as Record<string, unknown>,
+      metered(request.team, crypto.randomUUID()),
+    );
+    const job = await jobs.startCrawl(request.team, body.url, prompted.options, webhook);
+    if (prompted.promptOptions)
+      await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
+        ttlMs: jobRetentionMs,
+      });
     await records.start(request.team, 'crawl', body.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
 
   app.post('/v2/batch/scrape', async (request, reply) => {
     const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
+    const capped = await overTokenCap(request, reply);
+    if (capped) return capped;
     const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
     if (!(await ledger.allows(request.team, ledger.cost('batch_scrape'))))
       return send(reply, outOfCredits);
@@ -416,7 +486,16 @@ function routes(
         if (!found) return send(reply, jobNotFound);
         const skip = pageNumber(request.query.skip, 'skip', 0);
         const limit = Math.min(pageNumber(request.query.limit, 'limit', statusPageSize), 1000);
-        return statusBody(found.job, found.owner, skip, limit, `${base(request)}${prefix}`);
+        const status = await statusBody(
+          found.job,
+          found.owner,
+          skip,
+          limit,
+          `${base(request)}${prefix}`,
+        );
+        const promptOptions =
+          kind === 'crawl' ? await store.get(promptOptionsNamespace, found.job.id) : undefined;
+        return promptOptions ? { ...status, promptOptions } : status;
       },
       // The SDK's watcher(): the same path as a WebSocket.
       wsHandler: (socket, request) => {

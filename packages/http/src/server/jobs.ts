@@ -11,6 +11,7 @@ import {
   type BatchScrapeOptions,
   type CrawlOptions,
   type EngineConfig,
+  type EngineContext,
   type Job,
   type JobKind,
   type JobSummary,
@@ -43,6 +44,8 @@ export interface JobHooks {
   onFinished?: (owner: JobOwner, summary: JobSummary) => Promise<void>;
   /** Delivers the jobs' webhooks. */
   webhooks?: WebhookSender;
+  /** What a job's pages get besides store and config: the LLM and its token meter (issue 18). */
+  engineContext?: (team: string, jobId: string) => Partial<EngineContext>;
 }
 
 /** How long a finished job's results stay readable, as the hosted service keeps them. */
@@ -69,7 +72,13 @@ export class JobRegistry {
   ): Promise<Job> {
     const id = crypto.randomUUID();
     // The team keys its browser profiles (scrapeOptions.profile).
-    const job = crawl(url, options, { store: this.#store, config: this.#config, jobId: id, team });
+    const job = crawl(url, options, {
+      ...this.#hooks.engineContext?.(team, id),
+      store: this.#store,
+      config: this.#config,
+      jobId: id,
+      team,
+    });
     await this.#own(job, team, { ...options }, webhook);
     return job;
   }
@@ -83,6 +92,7 @@ export class JobRegistry {
   ): Promise<Job & { invalidURLs: string[] }> {
     const id = crypto.randomUUID();
     const job = batchScrape(urls, options, {
+      ...this.#hooks.engineContext?.(team, id),
       store: this.#store,
       config: this.#config,
       jobId: id,
@@ -160,7 +170,12 @@ export class JobRegistry {
     if (!owner) return undefined;
     const running = this.#running.get(id);
     if (running) return { job: running, owner };
-    const job = await resumeJob(id, { store: this.#store, config: this.#config, team: owner.team });
+    const job = await resumeJob(id, {
+      ...this.#hooks.engineContext?.(owner.team, id),
+      store: this.#store,
+      config: this.#config,
+      team: owner.team,
+    });
     if (!job) return undefined;
     if (job.status === 'scraping') this.#track(job, owner);
     return { job, owner };
@@ -183,6 +198,7 @@ export class JobRegistry {
     for await (const { key, value } of scanStore<JobOwner>(this.#store, ownersNamespace)) {
       if (this.#running.has(key)) continue;
       const job = await resumeJob(key, {
+        ...this.#hooks.engineContext?.(value.team, key),
         store: this.#store,
         config: this.#config,
         team: value.team,

@@ -5,7 +5,13 @@
  */
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { maxParseBytes, parse, toTrawlError, type TrawlError } from '@trawl/core';
+import {
+  maxParseBytes,
+  parse,
+  toTrawlError,
+  type EngineContext,
+  type TrawlError,
+} from '@trawl/core';
 import { errorReply, refusal, type ErrorReply } from './errors.ts';
 import { jsonTextTooDeep, jsonValueTooDeep, maxJsonDepth } from './json-body.ts';
 import type { RequestRecords } from './records.ts';
@@ -22,6 +28,11 @@ export interface ParseRouteContext {
   outOfCredits: ErrorReply;
   /** LibreOffice for legacy DOC, XLS and PPT (EngineConfig.sofficePath). */
   sofficePath?: string | undefined;
+  /** The LLM of a parse's json or summary formats, and the meter that charges its tokens. */
+  llmContext?: (
+    team: string,
+    jobId: string,
+  ) => { context: Partial<EngineContext>; meter: { settle(): Promise<number> } };
 }
 
 const megabytes = maxParseBytes / 1024 / 1024;
@@ -109,20 +120,23 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
 
         const record = await context.records.start(request.team, 'parse', file.filename);
         try {
-          const { result: data, waitedMs } = await context.runLimited(request.team, () =>
-            parse(
-              file.bytes,
-              {
-                ...options,
-                filename: file.filename,
-                // A generic upload type says nothing: the bytes and the name decide then.
-                ...(file.mimetype && file.mimetype !== 'application/octet-stream'
-                  ? { contentType: file.mimetype }
-                  : {}),
-              },
-              { sofficePath: context.sofficePath },
-            ),
-          );
+          const llm = context.llmContext?.(request.team, record.id);
+          const { result: data, waitedMs } = await context
+            .runLimited(request.team, () =>
+              parse(
+                file.bytes,
+                {
+                  ...options,
+                  filename: file.filename,
+                  // A generic upload type says nothing: the bytes and the name decide then.
+                  ...(file.mimetype && file.mimetype !== 'application/octet-stream'
+                    ? { contentType: file.mimetype }
+                    : {}),
+                },
+                { ...llm?.context, sofficePath: context.sofficePath },
+              ),
+            )
+            .finally(() => llm?.meter.settle());
           data.metadata.scrapeId = record.id;
           if (waitedMs > 0) {
             data.metadata.concurrencyLimited = true;

@@ -5,17 +5,20 @@
  * pages are compared as monitors compare them (normalised markdown: monitor/diff.ts; any text
  * change is `changed`). The scrape bypasses the page cache so the comparison is against the live page.
  *
- * The `json` mode needs a model to extract JSON from the page, which scrape has none of yet: it
- * is refused before any fetch (NOT_CONFIGURED). Monitors offer field-level JSON diffs.
+ * The `json` mode (issue 18) extracts JSON with the call's model (its `schema` and `prompt`)
+ * and answers field-level changes against the last snapshot's JSON, as monitors do; without a
+ * model it is refused before any fetch (NOT_CONFIGURED).
  */
 import { z } from 'zod';
 import type { Document } from '../../document.ts';
-import { NotConfiguredError, ValidationError } from '../../errors.ts';
+import { ValidationError } from '../../errors.ts';
 import type { Store } from '../../interfaces/store.ts';
 import { zodIssuesToFieldIssues } from '../../internal/zod.ts';
-import { contentHash, gitDiff, normaliseContent } from '../../monitor/diff.ts';
+import { compileSchema } from '../../llm/schema.ts';
+import { contentHash, gitDiff, jsonDiff, normaliseContent } from '../../monitor/diff.ts';
 import type { FormatSpec } from '../options.ts';
 import type { FormatHandler } from './index.ts';
+import { requireLlm, warnOf } from './llm-settings.ts';
 
 /** The object form of the format, as the reference gives it. */
 const changeTrackingSchema = z.looseObject({
@@ -39,14 +42,35 @@ function settingsOf(format: FormatSpec): ChangeTrackingFormat {
   return parsed.data;
 }
 
-/** The handler: it validates; the comparison itself needs the store, after conversion. */
+/** Where the json mode's extraction waits, on the document, until the comparison reads it. */
+const extractedKey = 'extractedJson';
+
+/** The handler: it validates and, in json mode, extracts; the comparison needs the store. */
 export const changeTrackingFormat: FormatHandler = {
-  ensureAvailable(format) {
-    if (settingsOf(format).modes.includes('json')) {
-      throw new NotConfiguredError(
-        "changeTracking's json mode needs an LLM provider to extract JSON, and scrape has none. Use modes ['git-diff'], or a monitor with a json format.",
-        { details: [{ path: ['formats'], message: 'json mode needs an LLM provider' }] },
+  ensureAvailable(format, services) {
+    const settings = settingsOf(format);
+    if (!settings.modes.includes('json')) return;
+    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
+    requireLlm('changeTracking json mode', services);
+  },
+  async enrich({ text, runner, warnings }, document, format) {
+    const settings = settingsOf(format);
+    if (!runner || !settings.modes.includes('json')) return;
+    try {
+      const answer = await runner.ask(
+        {
+          name: 'extraction',
+          instruction: settings.prompt
+            ? `Extract data from the page as JSON. ${settings.prompt}`
+            : 'Extract the main facts of the page as JSON matching the schema.',
+          schema: settings.schema ?? { type: 'object' },
+        },
+        text,
       );
+      warnings.push(...answer.warnings);
+      document.changeTracking = { [extractedKey]: answer.json ?? null };
+    } catch (error) {
+      warnings.push(warnOf('changeTracking', error));
     }
   },
 };
@@ -56,6 +80,8 @@ interface TrackedSnapshot {
   at: string;
   hash: string;
   content: string;
+  /** The json mode's extraction. */
+  json?: unknown;
 }
 
 const namespace = 'change-tracking';
@@ -80,6 +106,8 @@ export async function trackChanges(
   document: Document,
 ): Promise<ChangeTracking> {
   const settings = settingsOf(format);
+  const extracted = document.changeTracking?.[extractedKey];
+  const jsonMode = settings.modes.includes('json') && extracted !== undefined;
   if (!store) {
     document.warning = [
       document.warning,
@@ -102,16 +130,30 @@ export async function trackChanges(
   }
   const content = normaliseContent(document.markdown ?? '');
   const hash = contentHash(content);
-  await store.set(namespace, key, { at: new Date().toISOString(), hash, content });
+  await store.set(namespace, key, {
+    at: new Date().toISOString(),
+    hash,
+    content,
+    ...(jsonMode ? { json: extracted } : {}),
+  });
+  // Field-level changes of the extracted JSON (issue 18), as monitors report them.
+  const json =
+    jsonMode && previous?.json !== undefined ? jsonDiff(previous.json, extracted) : undefined;
   if (!previous) return { previousScrapeAt, changeStatus: 'new', visibility: 'visible' };
   // The texts decide, not the hashes: snapshots taken before hashes stopped masking noise
   // carry a masked hash.
   if (previous.content === content)
-    return { previousScrapeAt, changeStatus: 'same', visibility: 'visible' };
+    return {
+      previousScrapeAt,
+      changeStatus: 'same',
+      visibility: 'visible',
+      ...(json ? { json } : {}),
+    };
   return {
     previousScrapeAt,
     changeStatus: 'changed',
     visibility: 'visible',
+    ...(json ? { json } : {}),
     ...(settings.modes.includes('git-diff')
       ? { diff: gitDiff(previous.content, content, document.metadata.url) }
       : {}),

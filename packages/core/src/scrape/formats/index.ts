@@ -14,12 +14,43 @@ import { brandingFormat } from './branding.ts';
 import { rawHtmlFormat } from './raw-html.ts';
 import { screenshotFormat } from './screenshot.ts';
 import { changeTrackingFormat } from './change-tracking.ts';
-import { needsLlm, notOffered } from './unavailable.ts';
+import { notOffered } from './unavailable.ts';
+import type { LlmRunner } from '../../llm/runner.ts';
+import { jsonFormat } from './json.ts';
+import { summaryFormat } from './summary.ts';
+import { questionFormat, queryFormat } from './question.ts';
+import { highlightsFormat } from './highlights.ts';
+import { attributesFormat } from './attributes.ts';
+import { productFormat } from './product.ts';
+import { menuFormat } from './menu.ts';
+
+/** What the engine offers a format beyond the page (issue 18). */
+export interface FormatServices {
+  /** An LLM provider is configured. */
+  hasLlm: boolean;
+  /** Where the format sits in the request, for error paths (`['formats', 2]`). */
+  path: (string | number)[];
+}
+
+/** What a format that needs more than the converted page (a model) reads, after conversion. */
+export interface EnrichInput {
+  /** Markdown of the page's main content: what a model is shown. */
+  text: string;
+  /** The model, when one is configured. */
+  runner: LlmRunner | undefined;
+  /** Warnings to add to the document. */
+  warnings: string[];
+}
 
 /** Produces one format of a document from a page. */
 export interface FormatHandler {
-  /** Throws a clear error, before any fetch, when this engine cannot produce the format. */
-  ensureAvailable?(format: FormatSpec): void;
+  /**
+   * Validates the format's settings and throws a clear error, before any fetch, when this engine
+   * cannot produce the format (no LLM configured …).
+   */
+  ensureAvailable?(format: FormatSpec, services: FormatServices): void;
+  /** Asynchronous work after conversion: LLM calls. Model failures become warnings. */
+  enrich?(input: EnrichInput, document: Document, format: FormatSpec): Promise<void>;
   /** The format reads the whole page before cleaning (links, images). */
   readonly pageWide?: 'links' | 'images';
   /** Writes the format's field on the document from the converted page. */
@@ -48,20 +79,26 @@ export const formatHandlers: Record<FormatName, FormatHandler> = {
   images: imagesFormat,
   screenshot: screenshotFormat,
   branding: brandingFormat,
-  json: needsLlm('json'),
-  summary: needsLlm('summary'),
-  question: needsLlm('question'),
-  highlights: needsLlm('highlights'),
-  product: needsLlm('product'),
-  menu: needsLlm('menu'),
+  json: jsonFormat,
+  summary: summaryFormat,
+  question: questionFormat,
+  query: queryFormat,
+  highlights: highlightsFormat,
+  product: productFormat,
+  menu: menuFormat,
   changeTracking: changeTrackingFormat,
-  attributes: notOffered('attributes'),
+  attributes: attributesFormat,
   audio: notOffered('audio'),
   video: notOffered('video'),
   rawBase64: notOffered('rawBase64'),
 };
 
-/** Checks every requested format before any work starts. @throws CAPABILITY_UNAVAILABLE, NOT_CONFIGURED */
-export function ensureFormatsAvailable(formats: readonly FormatSpec[]): void {
-  for (const format of formats) formatHandlers[format.type].ensureAvailable?.(format);
+/**
+ * Checks every requested format before any work starts.
+ * @throws BAD_REQUEST, CAPABILITY_UNAVAILABLE, NOT_CONFIGURED
+ */
+export function ensureFormatsAvailable(formats: readonly FormatSpec[], hasLlm = false): void {
+  formats.forEach((format, index) =>
+    formatHandlers[format.type].ensureAvailable?.(format, { hasLlm, path: ['formats', index] }),
+  );
 }

@@ -24,14 +24,6 @@ function refuse(
   };
 }
 
-/** A format that needs a language model. */
-export const needsLlm = (format: FormatName): FormatHandler =>
-  refuse(
-    format,
-    'needs an LLM provider, and none is configured. Remove it from formats.',
-    'NOT_CONFIGURED',
-  );
-
 /** A format the self-hosted engine does not offer. */
 export const notOffered = (format: FormatName): FormatHandler =>
   refuse(

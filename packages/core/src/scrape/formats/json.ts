@@ -1,0 +1,52 @@
+/**
+ * `{ type: 'json', schema?, prompt? }` → `doc.json` (issue 18): what the model reads off the
+ * page's main content, matching the schema when one is given. The schema is checked before the
+ * page is fetched; `checkPromptInjection` adds a check that flags pages which try to instruct
+ * the model.
+ */
+import { z } from 'zod';
+import { compileSchema } from '../../llm/schema.ts';
+import type { FormatHandler } from './index.ts';
+import { maxPromptChars, readSettings, requireLlm, warnOf } from './llm-settings.ts';
+import { checkInjection } from './prompt-injection.ts';
+
+const settingsSchema = z.object({
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().max(maxPromptChars).optional(),
+  checkPromptInjection: z.boolean().optional(),
+});
+
+/** Any JSON object, when only a prompt is given. */
+const anyObject = { type: 'object' };
+
+export const jsonFormat: FormatHandler = {
+  ensureAvailable(format, services) {
+    const settings = readSettings(settingsSchema, format, services.path);
+    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
+    requireLlm('json', services);
+  },
+  async enrich({ text, runner, warnings }, document, format) {
+    if (!runner) return;
+    const settings = settingsSchema.parse(format);
+    try {
+      const answer = await runner.ask(
+        {
+          name: 'extraction',
+          instruction: settings.prompt
+            ? `Extract data from the page as JSON. ${settings.prompt}`
+            : 'Extract the main facts of the page as JSON matching the schema.',
+          schema: settings.schema ?? anyObject,
+        },
+        text,
+      );
+      document.json = answer.json ?? null;
+      warnings.push(...answer.warnings);
+      if (settings.checkPromptInjection) {
+        const flagged = await checkInjection(runner, text);
+        if (flagged) warnings.push(flagged);
+      }
+    } catch (error) {
+      warnings.push(warnOf('json', error));
+    }
+  },
+};

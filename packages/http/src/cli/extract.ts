@@ -1,0 +1,58 @@
+/** `trawl extract <url...>`: one JSON answer over pages, with the configured LLM (issue 18). */
+import { join } from 'node:path';
+import { extract, SqliteStore } from '@trawl/core';
+import { parseFlags, UsageError } from './args.ts';
+import { loadConfig } from '../config.ts';
+import type { Command } from './index.ts';
+import { llmOf, readJsonFile } from './llm-flags.ts';
+
+const usage = `Usage: trawl extract <url...> --prompt <text> [--schema <file>] [options]
+
+Reads the pages (a URL ending in /* maps the site and picks the pages the prompt is about)
+and prints one merged JSON answer.
+
+Options:
+  --prompt <text>        what to extract, in words
+  --schema <file>        JSON Schema file of the answer
+  --show-sources         also print which pages each field came from
+  -h, --help             show this help
+
+Needs an LLM: TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL. Answers are cached in $TRAWL_DATA_DIR.
+`;
+
+/** The extract command. */
+export const extractCommand: Command = {
+  name: 'extract',
+  summary: 'Extract one JSON answer from pages with an LLM',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, {
+      prompt: { type: 'string' },
+      schema: { type: 'string' },
+      'show-sources': { type: 'boolean' },
+    });
+    if (positionals.length === 0) throw new UsageError('give at least one URL');
+    const config = loadConfig({ env: io.env });
+    const llm = llmOf(config);
+    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    try {
+      const result = await extract(
+        {
+          urls: positionals,
+          ...(values.prompt !== undefined ? { prompt: values.prompt } : {}),
+          ...(values.schema !== undefined
+            ? { schema: readJsonFile(values.schema, '--schema') }
+            : {}),
+          showSources: values['show-sources'] ?? false,
+        },
+        { config: config.engine, store, ...(llm ? { llm } : {}) },
+      );
+      for (const warning of result.warnings) io.stderr(`trawl extract: warning: ${warning}\n`);
+      const printed = result.sources ? { data: result.data, sources: result.sources } : result.data;
+      io.stdout(`${JSON.stringify(printed, null, 2)}\n`);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

@@ -1,0 +1,177 @@
+/**
+ * `POST /v2/extract` and `GET`/`DELETE /v2/extract/{id}` (issue 18), as the SDK's `extract()`
+ * calls them: the request is checked at once (bad options or schema: 400; no model: 501), then
+ * the job runs in the background and is kept in the Store, so its status outlives the request.
+ * A job found still `processing` with no worker in this process (the server restarted) is run
+ * again; the LLM answer cache makes the pages it already read cost no tokens.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  extract,
+  prepareExtract,
+  toTrawlError,
+  type CreditLedger,
+  type EngineConfig,
+  type ExtractOptions,
+  type LlmProvider,
+  type Store,
+} from '@trawl/core';
+import { refusal, type ErrorReply } from './errors.ts';
+import type { TokenUsageBook } from './llm-usage.ts';
+
+const namespace = 'extract-jobs';
+/** Results stay readable for a day, as the hosted service keeps them. */
+const retentionMs = 24 * 60 * 60 * 1000;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Fields the SDK may send that this engine takes but does not act on. */
+const wireOnly = ['origin', 'integration', 'agent', 'webhook', 'threatProtection'] as const;
+
+/** One extract job as stored. */
+interface ExtractRecord {
+  id: string;
+  team: string;
+  status: 'processing' | 'completed' | 'failed' | 'cancelled';
+  options: ExtractOptions;
+  createdAt: string;
+  expiresAt: string;
+  data?: unknown;
+  sources?: Record<string, string[]>;
+  warning?: string;
+  error?: string;
+  creditsUsed?: number;
+}
+
+/** What the extract routes are built from. */
+export interface ExtractRouteContext {
+  store: Store;
+  config: EngineConfig;
+  llm: LlmProvider | undefined;
+  ledger: CreditLedger;
+  tokens: TokenUsageBook;
+  outOfCredits: ErrorReply;
+}
+
+const send = (reply: FastifyReply, answer: ErrorReply) =>
+  reply.code(answer.status).send(answer.body);
+const notFound = refusal(404, 'Extract job not found', 'NOT_FOUND');
+const key = (team: string, id: string) => `${encodeURIComponent(team)}/${id}`;
+
+/** Registers the extract routes. */
+export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext): void {
+  const { store } = context;
+  const running = new Map<string, AbortController>();
+
+  const save = (record: ExtractRecord) =>
+    store.set(namespace, key(record.team, record.id), record, { ttlMs: retentionMs });
+
+  /** Runs a job to its end; a cancelled job keeps its `cancelled` status. */
+  const run = (record: ExtractRecord) => {
+    const abort = new AbortController();
+    running.set(record.id, abort);
+    const meter = context.tokens.meter(record.team, record.id);
+    void (async () => {
+      let finished: ExtractRecord;
+      try {
+        const result = await extract(record.options, {
+          store,
+          config: context.config,
+          team: record.team,
+          signal: abort.signal,
+          ...(context.llm ? { llm: context.llm, onLlmUsage: meter.onLlmUsage } : {}),
+        });
+        const pageCredits = context.ledger.cost('scrape', result.pages.length);
+        await context.ledger.debit(record.team, pageCredits, {
+          endpoint: 'scrape',
+          jobId: record.id,
+        });
+        const tokenCredits = await meter.settle();
+        finished = {
+          ...record,
+          status: 'completed',
+          data: result.data,
+          ...(result.sources ? { sources: result.sources } : {}),
+          ...(result.warnings.length ? { warning: result.warnings.join(' ') } : {}),
+          creditsUsed: pageCredits + tokenCredits,
+        };
+      } catch (error) {
+        await meter.settle().catch(() => 0);
+        finished = abort.signal.aborted
+          ? { ...record, status: 'cancelled' }
+          : { ...record, status: 'failed', error: toTrawlError(error).message };
+      } finally {
+        running.delete(record.id);
+      }
+      // A DELETE that came while the last page was read still wins.
+      if (abort.signal.aborted) finished = { ...record, status: 'cancelled' };
+      await save(finished).catch((error: unknown) =>
+        app.log.error({ err: error }, `extract ${record.id}: the result could not be stored`),
+      );
+    })();
+  };
+
+  app.post('/v2/extract', async (request, reply) => {
+    const body = { ...(request.body as Record<string, unknown> | undefined) };
+    for (const field of wireOnly) delete body[field];
+    const options = body as ExtractOptions;
+    // Checked before the job exists: a bad schema is a 400, no model a 501.
+    prepareExtract(options, context.llm ? { llm: context.llm } : {});
+    if (!(await context.ledger.allows(request.team, context.ledger.cost('scrape'))))
+      return send(reply, context.outOfCredits);
+    const capped = await context.tokens.refusal(request.team);
+    if (capped) {
+      void reply.header('retry-after', String(capped.retryAfterSeconds));
+      return send(reply, capped.answer);
+    }
+    const now = Date.now();
+    const record: ExtractRecord = {
+      id: crypto.randomUUID(),
+      team: request.team,
+      status: 'processing',
+      options,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + retentionMs).toISOString(),
+    };
+    await save(record);
+    run(record);
+    return {
+      success: true,
+      id: record.id,
+      url: `${request.protocol}://${request.host}/v2/extract/${record.id}`,
+    };
+  });
+
+  const find = async (team: string, id: string) =>
+    uuidPattern.test(id) ? store.get<ExtractRecord>(namespace, key(team, id)) : undefined;
+
+  app.get<{ Params: { id: string } }>('/v2/extract/:id', async (request, reply) => {
+    const record = await find(request.team, request.params.id);
+    if (!record) return send(reply, notFound);
+    // Left processing by a stopped server: run it again (cached answers cost nothing).
+    if (record.status === 'processing' && !running.has(record.id)) run(record);
+    return {
+      success: true,
+      id: record.id,
+      status: record.status,
+      data: record.data ?? null,
+      ...(record.sources ? { sources: record.sources } : {}),
+      ...(record.warning ? { warning: record.warning } : {}),
+      ...(record.error ? { error: record.error } : {}),
+      expiresAt: record.expiresAt,
+      ...(record.creditsUsed !== undefined ? { creditsUsed: record.creditsUsed } : {}),
+    };
+  });
+
+  app.delete<{ Params: { id: string } }>('/v2/extract/:id', async (request, reply) => {
+    const record = await find(request.team, request.params.id);
+    if (!record) return send(reply, notFound);
+    if (record.status !== 'processing')
+      return send(reply, refusal(409, `The extract job is already ${record.status}`));
+    running.get(record.id)?.abort();
+    await save({ ...record, status: 'cancelled' });
+    return { success: true, status: 'cancelled' };
+  });
+
+  app.addHook('onClose', () => {
+    for (const abort of running.values()) abort.abort();
+  });
+}

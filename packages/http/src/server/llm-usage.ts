@@ -1,0 +1,207 @@
+/**
+ * LLM tokens per team (issue 18): every call's tokens are added to the team's day in the Store,
+ * charged to the credits ledger at the `llm_tokens` price (per 1,000 tokens, rounded up per
+ * request or job), capped per day when the operator sets a cap (429 with Retry-After until
+ * midnight UTC), and reported by the SDK's usage endpoints.
+ */
+import type { FastifyInstance } from 'fastify';
+import { scanStore, type CreditLedger, type LlmUsage, type Store } from '@trawl/core';
+import { refusal, type ErrorReply } from './errors.ts';
+
+const daysNamespace = 'llm-token-days';
+/** Day totals are kept for a year and a day, like the ledger's lines. */
+const dayRetentionMs = 366 * 24 * 60 * 60 * 1000;
+
+/** One team's tokens on one UTC day. */
+interface DayUsage {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+const teamKey = (team: string) => encodeURIComponent(team);
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Formats that always call the model. */
+const modelFormats = new Set(['json', 'summary', 'question', 'query']);
+
+/** Whether a scrape, crawl or batch body asks for a format that calls the model. */
+export function asksModel(body: unknown): boolean {
+  const record = (body ?? {}) as { formats?: unknown; scrapeOptions?: { formats?: unknown } };
+  const formats = record.formats ?? record.scrapeOptions?.formats;
+  if (!Array.isArray(formats)) return false;
+  return formats.some((format: unknown) =>
+    modelFormats.has(
+      typeof format === 'string' ? format : String((format as { type?: unknown })?.type),
+    ),
+  );
+}
+
+/** Reported as remaining tokens when no cap is set (unlimited). */
+const unlimitedTokens = 2 ** 31 - 1;
+
+/** What a running request or job reports its tokens through. */
+export interface TokenMeter {
+  /** Pass as `onLlmUsage` in the engine context. */
+  onLlmUsage: (usage: LlmUsage) => void;
+  /** Tokens so far. */
+  readonly tokens: number;
+  /** Records the tokens on the team's day and charges them; resolves with the credits charged. */
+  settle(): Promise<number>;
+}
+
+/** Token usage of the teams. */
+export class TokenUsageBook {
+  readonly #store: Store;
+  readonly #ledger: CreditLedger;
+  readonly #dailyCap: number | undefined;
+  #writes: Promise<unknown> = Promise.resolve();
+
+  /** `dailyCap`: LLM tokens a team may use per UTC day; undefined: no cap. */
+  constructor(store: Store, ledger: CreditLedger, dailyCap?: number) {
+    this.#store = store;
+    this.#ledger = ledger;
+    this.#dailyCap = dailyCap;
+  }
+
+  /** A meter for one request or job of `team`, charged as `jobId`. */
+  meter(team: string, jobId: string): TokenMeter {
+    const total = { inputTokens: 0, outputTokens: 0, calls: 0 };
+    let settled = false;
+    const settle = async () => {
+      if (settled || total.calls === 0) return 0;
+      settled = true;
+      const tokens = total.inputTokens + total.outputTokens;
+      await this.#add(team, total);
+      const credits = this.#ledger.cost('llm_tokens', Math.ceil(tokens / 1000));
+      await this.#ledger.debit(team, credits, { endpoint: 'llm_tokens', jobId });
+      return credits;
+    };
+    return {
+      onLlmUsage: (usage) => {
+        total.inputTokens += usage.inputTokens;
+        total.outputTokens += usage.outputTokens;
+        total.calls += 1;
+      },
+      get tokens() {
+        return total.inputTokens + total.outputTokens;
+      },
+      settle,
+    };
+  }
+
+  /** The 429 to answer when the team has used its tokens of the day, else undefined. */
+  async refusal(
+    team: string,
+  ): Promise<{ answer: ErrorReply; retryAfterSeconds: number } | undefined> {
+    if (this.#dailyCap === undefined) return undefined;
+    const used = await this.#usedOn(team, new Date());
+    if (used < this.#dailyCap) return undefined;
+    const now = new Date();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const answer = refusal(
+      429,
+      `The team has used its ${this.#dailyCap} LLM tokens of today (TRAWL_LLM_DAILY_TOKENS); try again after midnight UTC.`,
+      'RATE_LIMITED',
+    );
+    return { answer, retryAfterSeconds: Math.ceil((midnight - now.getTime()) / 1000) };
+  }
+
+  /** What `GET /v2/team/token-usage` answers. */
+  async current(team: string) {
+    const used = await this.#usedOn(team, new Date());
+    return {
+      remainingTokens:
+        this.#dailyCap === undefined ? unlimitedTokens : Math.max(0, this.#dailyCap - used),
+      planTokens: this.#dailyCap ?? unlimitedTokens,
+      billingPeriodStart: null,
+      billingPeriodEnd: null,
+      // Beyond the hosted answer: today's tokens, which count even with no cap.
+      tokensUsedToday: used,
+    };
+  }
+
+  /** One period per UTC day the team used tokens, oldest first. */
+  async history(team: string) {
+    const periods: { startDate: string; endDate: string; tokensUsed: number }[] = [];
+    for await (const { key, value } of scanStore<DayUsage>(
+      this.#store,
+      daysNamespace,
+      `${teamKey(team)}/`,
+    )) {
+      const day = key.slice(key.lastIndexOf('/') + 1);
+      periods.push({
+        startDate: `${day}T00:00:00.000Z`,
+        endDate: `${day}T23:59:59.999Z`,
+        tokensUsed: value.inputTokens + value.outputTokens,
+      });
+    }
+    return periods;
+  }
+
+  async #usedOn(team: string, date: Date): Promise<number> {
+    const day = await this.#store.get<DayUsage>(daysNamespace, `${teamKey(team)}/${dayOf(date)}`);
+    return day ? day.inputTokens + day.outputTokens : 0;
+  }
+
+  /** Adds to today's total; one write at a time so concurrent requests lose no tokens. */
+  #add(team: string, usage: DayUsage): Promise<void> {
+    const write = this.#writes.then(async () => {
+      const key = `${teamKey(team)}/${dayOf(new Date())}`;
+      const day = (await this.#store.get<DayUsage>(daysNamespace, key)) ?? {
+        inputTokens: 0,
+        outputTokens: 0,
+        calls: 0,
+      };
+      await this.#store.set(
+        daysNamespace,
+        key,
+        {
+          inputTokens: day.inputTokens + usage.inputTokens,
+          outputTokens: day.outputTokens + usage.outputTokens,
+          calls: day.calls + usage.calls,
+        },
+        { ttlMs: dayRetentionMs },
+      );
+    });
+    this.#writes = write.catch(() => undefined);
+    return write;
+  }
+}
+
+/** Credits per UTC day from the ledger (debits less refunds), oldest first. */
+async function creditHistory(ledger: CreditLedger, team: string) {
+  const byDay = new Map<string, number>();
+  for await (const entry of ledger.entries(team)) {
+    const day = entry.at.slice(0, 10);
+    byDay.set(
+      day,
+      (byDay.get(day) ?? 0) + (entry.kind === 'debit' ? entry.credits : -entry.credits),
+    );
+  }
+  return [...byDay].map(([day, creditsUsed]) => ({
+    startDate: `${day}T00:00:00.000Z`,
+    endDate: `${day}T23:59:59.999Z`,
+    creditsUsed,
+  }));
+}
+
+/** Registers the SDK's usage endpoints for tokens and historical credits. */
+export function usageRoutes(
+  app: FastifyInstance,
+  book: TokenUsageBook,
+  ledger: CreditLedger,
+): void {
+  app.get('/v2/team/token-usage', async (request) => ({
+    success: true,
+    data: await book.current(request.team),
+  }));
+  app.get('/v2/team/token-usage/historical', async (request) => ({
+    success: true,
+    periods: await book.history(request.team),
+  }));
+  app.get('/v2/team/credit-usage/historical', async (request) => ({
+    success: true,
+    periods: await creditHistory(ledger, request.team),
+  }));
+}
