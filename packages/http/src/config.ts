@@ -328,6 +328,13 @@ export const configRows = [
     schema: z.string().min(1).optional(),
     description: 'Bearer key of the LLM API; local servers need none.',
   },
+  {
+    key: 'searxngUrl',
+    env: 'TRAWL_SEARXNG_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'SearXNG instance (JSON format enabled) that `/v2/search` asks for web results; unset: search answers from the built-in index.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -351,6 +358,7 @@ const serverKeys = [
   'llmBaseUrl',
   'llmModel',
   'llmApiKey',
+  'searxngUrl',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -374,6 +382,7 @@ export interface ServerSettings {
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKey?: string;
+  searxngUrl?: string;
 }
 
 /** The resolved settings of one process. */

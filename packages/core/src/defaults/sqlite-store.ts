@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { StoreError, TrawlError } from '../errors.ts';
 import { checkedListLimit } from './memory-store.ts';
+import { SqliteSearchIndex } from './sqlite-search-index.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
 
 /** Options of `SqliteStore`. */
@@ -90,6 +91,8 @@ export function prefixEnd(prefix: string): string | Uint8Array {
 /** A Store in a SQLite file. */
 export class SqliteStore implements Store {
   readonly capabilities = { persistent: true, shared: false };
+  /** FTS5 over the pages scraped with this store: the built-in search source. */
+  readonly searchIndex: SqliteSearchIndex;
   readonly #db: DatabaseSync;
   readonly #get: StatementSync;
   readonly #set: StatementSync;
@@ -111,6 +114,7 @@ export class SqliteStore implements Store {
         PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))};
       `);
       createSchema(this.#db);
+      this.searchIndex = new SqliteSearchIndex(this.#db);
     } catch (error) {
       throw new StoreError(
         `Cannot open the SQLite store at ${options.path}: ${(error as Error).message}`,

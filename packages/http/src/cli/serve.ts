@@ -1,7 +1,7 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SqliteStore, ValidationError } from '@trawl/core';
+import { SearxngProvider, SqliteStore, ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitors.ts';
@@ -95,6 +95,9 @@ export const serveCommand: Command = {
         ...(teamCredits !== undefined ? { teamCredits } : {}),
       },
       ...(creditPrices ? { creditPrices } : {}),
+      ...(config.server.searxngUrl
+        ? { searchProviders: [new SearxngProvider({ url: config.server.searxngUrl })] }
+        : {}),
       feedback: {
         ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
         ...(searchFeedbackDailyRefundCap !== undefined

@@ -21,6 +21,7 @@ import {
   type FeedbackSettings,
   type Job,
   type JobKind,
+  type SearchProvider,
   type Store,
 } from '@trawl/core';
 import { authenticate, credentialsOf, isKeyedRoute, type ApiKeys } from './auth.ts';
@@ -33,6 +34,7 @@ import { openApiDocument } from './openapi.ts';
 import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
 import { parseRoutes } from './parse.ts';
 import { RequestRecords } from './records.ts';
+import { searchRoutes } from './search.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import {
@@ -59,6 +61,8 @@ export interface ServerOptions {
   creditPrices?: CreditLedgerOptions['prices'];
   /** Feedback refund caps, window and opted-out teams. */
   feedback?: FeedbackSettings;
+  /** Web search providers (SearXNG); without one, /v2/search answers from the built-in index. */
+  searchProviders?: readonly SearchProvider[];
 }
 
 declare module 'fastify' {
@@ -207,6 +211,16 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       log: (message, error) => app.log.warn({ err: error }, message),
     });
     browserRoutes(api, { store, config, base });
+    searchRoutes(api, {
+      store,
+      config,
+      records,
+      ledger,
+      providers: options.searchProviders ?? [],
+      runLimited: (team, work) => concurrency.run(team, work),
+      media: (request) => mediaLinks(store, base(request)),
+      outOfCredits,
+    });
     done();
   });
   return Object.assign(app, { jobs, webhooks, records, ledger });
