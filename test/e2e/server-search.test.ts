@@ -126,7 +126,9 @@ describe('search on trawl serve with SearXNG', () => {
     });
     searx.unresponsive = [];
     expect(data.web).toHaveLength(3);
-    expect(data.web?.[0]?.url).toMatch(/^https:\/\/site\d\.example\/lighthouse\/\d+$/);
+    expect((data.web?.[0] as { url?: string } | undefined)?.url).toMatch(
+      /^https:\/\/site\d\.example\/lighthouse\/\d+$/,
+    );
     expect(data.news?.[0]).toMatchObject({ title: 'Lighthouse restored', position: 1 });
     expect(data.images?.[0]).toMatchObject({
       imageUrl: 'https://images.example/lighthouse.jpg',
