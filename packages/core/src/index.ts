@@ -17,6 +17,7 @@ export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';
 export { search } from './search/index.ts';
+export { rebuildSearchIndex } from './search/rebuild.ts';
 export { searchOptionsSchema, searchOptionsShape } from './search/options.ts';
 export type { SearchOptions, ResolvedSearchOptions } from './search/options.ts';
 export type {
