@@ -244,6 +244,7 @@ function rateModeOf(method: string, path: string): RateMode {
   if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
   if (method === 'POST' && path === '/v2/crawl') return 'crawl';
   if (method === 'POST' && path === '/v2/map') return 'map';
+  if (method === 'POST' && path === '/v2/search') return 'search';
   // The hosted service counts creating, changing and running monitors with crawls.
   if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
   if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
