@@ -64,12 +64,22 @@ export class PostgresSearchIndex implements SearchIndex {
     return rows.length > 0;
   }
 
+  /** Pages holding every word first; when fewer than `limit`, pages holding any word follow. */
   async query(query: IndexQuery): Promise<IndexHit[]> {
     if (query.words.length === 0) return [];
     await this.#ensure();
     // Words hold only letters, digits and _ (search/words.ts), so quoting each is enough for
-    // to_tsquery; any of them matching, as on SQLite.
-    const params: unknown[] = [query.words.map((word) => `'${word}'`).join(' | ')];
+    // to_tsquery.
+    const quoted = query.words.map((word) => `'${word}'`);
+    const all = await this.#search(query, quoted.join(' & '), query.limit);
+    if (all.length >= query.limit || query.words.length === 1) return all;
+    const seen = new Set(all.map((hit) => hit.url));
+    const any = await this.#search(query, quoted.join(' | '), query.limit + all.length);
+    return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+  }
+
+  async #search(query: IndexQuery, tsquery: string, limit: number): Promise<IndexHit[]> {
+    const params: unknown[] = [tsquery];
     const where = ['tsv @@ q'];
     const param = (value: unknown) => `$${params.push(value)}`;
     const onDomain = (domain: string) =>
@@ -102,7 +112,7 @@ export class PostgresSearchIndex implements SearchIndex {
          SELECT *, ts_rank_cd(tsv, q) AS score
          FROM ${this.#table}, to_tsquery('simple', $1) AS q
          WHERE ${where.join(' AND ')}
-         ORDER BY score DESC, url LIMIT ${param(query.limit)}
+         ORDER BY score DESC, url LIMIT ${param(limit)}
        ) AS best
        ORDER BY score DESC, url`,
       params,

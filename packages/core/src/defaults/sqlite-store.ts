@@ -207,6 +207,8 @@ export class SqliteStore implements Store {
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      // Pages queued for the index are written before the file is closed.
+      this.searchIndex.flush();
       this.#db.close();
     }
     return Promise.resolve();
