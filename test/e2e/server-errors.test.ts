@@ -247,6 +247,7 @@ describe('GET /v2/openapi.json', () => {
         '/v2/monitor/{id}/checks/{checkId}/webhooks',
         '/v2/monitor/{id}/run',
         '/v2/scrape',
+        '/v2/search',
         '/v2/search/{jobId}/feedback',
         '/v2/team/credit-usage',
       ].sort(),

@@ -431,6 +431,22 @@ ${lines.join('\n')}
     });
   },
 
+  // A site search answering JSON, for a real SearXNG's json_engine to query (search issue 19).
+  '/search-api.json': (req, res, url) => {
+    const words = (url.searchParams.get('q') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const pages = [
+      ['/docs/install.html', 'Installation', 'Quiver ships as a single binary for Linux.'],
+      ['/docs/configuration.html', 'Configuration reference', 'Environment variables win.'],
+      ['/docs/guide.html', 'Getting started guide', 'Write a first sync job.'],
+    ];
+    const results = pages
+      .filter(([, title, content]) =>
+        words.some((word) => `${title} ${content}`.toLowerCase().includes(word)),
+      )
+      .map(([path, title, content]) => ({ url: `${originOf(req)}${path}`, title, content }));
+    send(res, 200, 'application/json', JSON.stringify({ results }));
+  },
+
   '/robots.txt': (req, res) => {
     const robots = `# robots.txt for the Trawl fixture site
 User-agent: *

@@ -20,6 +20,35 @@ export type { AddressGuardOptions } from './internal/address-guard.ts';
 export type { HttpFetcherOptions } from './scrape/fetch-http.ts';
 export { crawl, batchScrape, resumeJob } from './crawl/index.ts';
 export { map } from './map/index.ts';
+export { search } from './search/index.ts';
+export { rebuildSearchIndex } from './search/rebuild.ts';
+export { searchOptionsSchema, searchOptionsShape } from './search/options.ts';
+export type { SearchOptions, ResolvedSearchOptions } from './search/options.ts';
+export type {
+  SearchContext,
+  SearchResult,
+  SearchResultWeb,
+  SearchResultNews,
+  SearchResultImage,
+} from './search/engine.ts';
+export { LocalSearchProvider } from './search/local-provider.ts';
+export { SearxngProvider } from './search/searxng-provider.ts';
+export type { SearxngProviderOptions } from './search/searxng-provider.ts';
+export type {
+  SearchProvider,
+  SearchSourceType,
+  ProviderQuery,
+  ProviderResult,
+  ProviderAnswer,
+} from './interfaces/search-provider.ts';
+export type {
+  SearchIndex,
+  IndexEntry,
+  IndexQuery,
+  IndexHit,
+  IndexStats,
+} from './interfaces/search-index.ts';
+export { SqliteSearchIndex } from './defaults/sqlite-search-index.ts';
 export { parse, parseOptionsSchema, maxParseBytes } from './parse/index.ts';
 export type { ParseOptions, ParseSettings } from './parse/index.ts';
 export { parseOrThrow } from './internal/zod.ts';

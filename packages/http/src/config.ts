@@ -349,6 +349,13 @@ export const configRows = [
     description:
       'LLM tokens each team may use per UTC day; past it, requests asking for LLM formats get 429 with Retry-After. Unset: no cap.',
   },
+  {
+    key: 'searxngUrl',
+    env: 'TRAWL_SEARXNG_URL',
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'SearXNG instance (JSON format enabled) that `/v2/search` asks for web results; unset: search answers from the built-in index.',
+  },
 ] as const satisfies readonly ConfigRow[];
 
 /** Keys of the rows that configure the server rather than the engine. */
@@ -373,6 +380,7 @@ const serverKeys = [
   'llmModel',
   'llmApiKey',
   'llmDailyTokens',
+  'searxngUrl',
 ] as const;
 
 /** Settings of `trawl serve`. */
@@ -397,6 +405,7 @@ export interface ServerSettings {
   llmModel?: string;
   llmApiKey?: string;
   llmDailyTokens?: number;
+  searxngUrl?: string;
 }
 
 /** The resolved settings of one process. */

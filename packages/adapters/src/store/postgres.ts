@@ -35,6 +35,7 @@ import {
   type StoreSetOptions,
 } from '@trawl/core';
 import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
+import { PostgresSearchIndex } from './postgres-search-index.ts';
 
 /** Options of `PostgresStore`. */
 export interface PostgresStoreOptions {
@@ -170,6 +171,8 @@ function describeTarget(connectionString: string): string {
  */
 export class PostgresStore implements Store {
   readonly capabilities = { persistent: true, shared: true };
+  /** PostgreSQL full-text search over the pages scraped with this store, in `<table>_search`. */
+  readonly searchIndex: PostgresSearchIndex;
   readonly #pool: Pool;
   readonly #schema: string;
   /** `"schema"."table"`, quoted for SQL. */
@@ -192,6 +195,10 @@ export class PostgresStore implements Store {
     assertIdentifier('schema', this.#schema);
     this.#table = `${escapeIdentifier(this.#schema)}.${escapeIdentifier(table)}`;
     this.#sql = statements(this.#table);
+    this.searchIndex = new PostgresSearchIndex(
+      (action, sql, params) => this.#query(action, sql, params),
+      `${escapeIdentifier(this.#schema)}.${escapeIdentifier(`${table.slice(0, 55)}_search`)}`,
+    );
     this.#target = describeTarget(connectionString);
     const queryTimeoutMs = options.queryTimeoutMs ?? defaults.queryTimeoutMs;
     // No connection is made here: the pool connects on the first call.

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreError, TrawlError } from '../errors.ts';
 import { checkedListLimit } from './memory-store.ts';
+import { SqliteSearchIndex } from './sqlite-search-index.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
 
 // Loaded at run time, not imported: on a Node.js without node:sqlite a static import fails while
@@ -94,6 +95,8 @@ export function prefixEnd(prefix: string): string | Uint8Array {
 /** A Store in a SQLite file. */
 export class SqliteStore implements Store {
   readonly capabilities = { persistent: true, shared: false };
+  /** FTS5 over the pages scraped with this store: the built-in search source. */
+  readonly searchIndex: SqliteSearchIndex;
   readonly #db: DatabaseSync;
   readonly #get: StatementSync;
   readonly #set: StatementSync;
@@ -115,6 +118,7 @@ export class SqliteStore implements Store {
         PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))};
       `);
       createSchema(this.#db);
+      this.searchIndex = new SqliteSearchIndex(this.#db);
     } catch (error) {
       throw new StoreError(
         `Cannot open the SQLite store at ${options.path}: ${(error as Error).message}`,
@@ -207,6 +211,8 @@ export class SqliteStore implements Store {
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      // Pages queued for the index are written before the file is closed.
+      this.searchIndex.flush();
       this.#db.close();
     }
     return Promise.resolve();

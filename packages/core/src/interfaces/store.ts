@@ -1,3 +1,5 @@
+import type { SearchIndex } from './search-index.ts';
+
 /**
  * Durable key-value storage, partitioned by namespace. Core keeps everything that must survive a
  * restart here: the page cache now; jobs, crawl frontiers and results, monitors and feedback later.
@@ -25,6 +27,8 @@ export interface Store {
   close(): Promise<void>;
   /** What the backend offers beyond the contract. */
   readonly capabilities?: StoreCapabilities;
+  /** The full-text index of scraped pages, when the backend has one (memory and Redis do not). */
+  readonly searchIndex?: SearchIndex;
 }
 
 /** Options of `Store.set`. */

@@ -29,6 +29,7 @@ import { formatHandlers, type RenderedFields } from './formats/index.ts';
 import { looksJsRendered } from './js-rendered.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
 import { redactText, type Redaction } from './redact.ts';
+import { indexDocument } from '../search/indexing.ts';
 
 const defaultConfig = resolveEngineConfig();
 const twoYearsMs = 2 * 365 * 24 * 60 * 60 * 1000;
@@ -202,6 +203,7 @@ export async function runScrapeDetailed(
       document,
     );
   }
+  await indexDocument(context.store, document, options.zeroDataRetention);
   return {
     document,
     links: links ?? [],

@@ -14,6 +14,7 @@ import { mapCommand } from './map.ts';
 import { monitorCommand } from './monitor.ts';
 import { parseCommand } from './parse.ts';
 import { scrapeCommand } from './scrape.ts';
+import { indexCommand, searchCommand } from './search.ts';
 import { serveCommand } from './serve.ts';
 
 /** One CLI command. */
@@ -47,6 +48,8 @@ const commands: Command[] = [
   monitorCommand,
   keysCommand,
   feedbackCommand,
+  searchCommand,
+  indexCommand,
 ];
 
 function mainHelp(): string {

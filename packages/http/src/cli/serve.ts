@@ -1,6 +1,6 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { join } from 'node:path';
-import { SqliteStore, ValidationError } from '@trawl/core';
+import { SearxngProvider, SqliteStore, ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitors.ts';
@@ -92,6 +92,9 @@ export const serveCommand: Command = {
       },
       ...(creditPrices ? { creditPrices } : {}),
       ...(llmDailyTokens !== undefined ? { llmDailyTokens } : {}),
+      ...(config.server.searxngUrl
+        ? { searchProviders: [new SearxngProvider({ url: config.server.searxngUrl })] }
+        : {}),
       feedback: {
         ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
         ...(searchFeedbackDailyRefundCap !== undefined

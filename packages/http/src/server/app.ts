@@ -23,6 +23,7 @@ import {
   type LlmProvider,
   type Job,
   type JobKind,
+  type SearchProvider,
   type Store,
 } from '@trawl/core';
 import { authenticate, credentialsOf, isKeyedRoute, type ApiKeys } from './auth.ts';
@@ -35,6 +36,7 @@ import { openApiDocument } from './openapi.ts';
 import { monitorRoutes, type MonitorServerSettings } from './monitors.ts';
 import { parseRoutes } from './parse.ts';
 import { RequestRecords } from './records.ts';
+import { searchRoutes } from './search.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import { extractRoutes } from './extract.ts';
@@ -71,6 +73,8 @@ export interface ServerOptions {
   llm?: LlmProvider;
   /** LLM tokens a team may use per UTC day; unset: no cap. */
   llmDailyTokens?: number;
+  /** Web search providers (SearXNG); without one, /v2/search answers from the built-in index. */
+  searchProviders?: readonly SearchProvider[];
 }
 
 declare module 'fastify' {
@@ -243,6 +247,16 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       log: (message, error) => app.log.warn({ err: error }, message),
     });
     browserRoutes(api, { store, config, base });
+    searchRoutes(api, {
+      store,
+      config,
+      records,
+      ledger,
+      providers: options.searchProviders ?? [],
+      runLimited: (team, work) => concurrency.run(team, work),
+      media: (request) => mediaLinks(store, base(request)),
+      outOfCredits,
+    });
     done();
   });
   return Object.assign(app, { jobs, webhooks, records, ledger });
@@ -268,6 +282,7 @@ function rateModeOf(method: string, path: string): RateMode {
   if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
   if (method === 'POST' && path === '/v2/crawl') return 'crawl';
   if (method === 'POST' && path === '/v2/map') return 'map';
+  if (method === 'POST' && path === '/v2/search') return 'search';
   // The hosted service counts creating, changing and running monitors with crawls.
   if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
   if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';

@@ -7,7 +7,7 @@
 import type { Store } from '@trawl/core';
 
 /** How the hosted service groups routes for its rate limiter. */
-export type RateMode = 'scrape' | 'crawl' | 'crawlStatus' | 'map' | 'account';
+export type RateMode = 'scrape' | 'crawl' | 'crawlStatus' | 'map' | 'search' | 'account';
 
 /** A 429 answer: the message and how long to wait. */
 export interface RateRefusal {

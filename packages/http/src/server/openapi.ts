@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
 import { monitorOpenApiPaths } from './monitors.ts';
+import { searchRequestSchema } from './search.ts';
 import {
   batchScrapeRequestSchema,
   crawlRequestSchema,
@@ -167,6 +168,11 @@ export function openApiDocument(): object {
       '/v2/batch/scrape/{id}': job('batch scrape'),
       '/v2/batch/scrape/{id}/errors': jobErrors('batch scrape'),
       '/v2/batch/scrape/{id}/webhooks': deliveries('batch scrape'),
+      '/v2/search': post(
+        'Search the built-in index and the configured web providers; optionally scrape each result',
+        searchRequestSchema,
+        '`{ success, data: { web?, news?, images? }, id, creditsUsed, warning? }`',
+      ),
       '/v2/feedback': feedback(
         'Rate a finished scrape, map, parse or search job; may refund credits',
         feedbackRequestSchema,

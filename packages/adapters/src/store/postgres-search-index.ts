@@ -1,0 +1,188 @@
+/**
+ * The built-in search index of PostgresStore: PostgreSQL full-text search in a table beside the
+ * store's own. A stored generated `tsvector` weights the title (A) above headings (B),
+ * description (C) and body (D); a GIN index serves `@@`; `ts_rank_cd` ranks (cover density, so
+ * words found close together count more) and `ts_headline` cuts the snippet.
+ *
+ * The `simple` text search configuration is used: it lower-cases without stemming, so pages in
+ * any language are indexed alike, as SQLite's unicode61 tokenizer does.
+ */
+import type { QueryResultRow } from 'pg';
+import type { IndexEntry, IndexHit, IndexQuery, IndexStats, SearchIndex } from '@trawl/core';
+
+/** Runs one statement against the store's pool; failures are STORE_UNAVAILABLE already. */
+export type RunQuery = <R extends QueryResultRow>(
+  action: string,
+  sql: string,
+  params: unknown[],
+) => Promise<R[]>;
+
+/** Snippet settings of ts_headline: no markup, about 24 words as SQLite's snippet. */
+const headline = 'StartSel="",StopSel="",MaxWords=30,MinWords=12,ShortWord=2';
+
+/** A SearchIndex in PostgreSQL; its table is created on first use. */
+export class PostgresSearchIndex implements SearchIndex {
+  readonly #run: RunQuery;
+  /** `"schema"."table"`, quoted. */
+  readonly #table: string;
+  #ready: Promise<void> | undefined;
+
+  constructor(run: RunQuery, table: string) {
+    this.#run = run;
+    this.#table = table;
+  }
+
+  async put(entry: IndexEntry): Promise<void> {
+    await this.#ensure();
+    await this.#run(
+      'index a page',
+      `INSERT INTO ${this.#table} (url, domain, language, fetched_at, title, description, headings, body)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (url) DO UPDATE SET domain = excluded.domain, language = excluded.language,
+         fetched_at = excluded.fetched_at, title = excluded.title,
+         description = excluded.description, headings = excluded.headings, body = excluded.body`,
+      [
+        entry.url,
+        entry.domain,
+        entry.language,
+        entry.fetchedAt,
+        // PostgreSQL text cannot hold U+0000, which scraped text sometimes does.
+        ...[entry.title, entry.description, entry.headings, entry.body].map((text) =>
+          text.replaceAll('\u0000', ' '),
+        ),
+      ],
+    );
+  }
+
+  async remove(url: string): Promise<boolean> {
+    await this.#ensure();
+    const rows = await this.#run<{ url: string }>(
+      'remove a page from the index',
+      `DELETE FROM ${this.#table} WHERE url = $1 RETURNING url`,
+      [url],
+    );
+    return rows.length > 0;
+  }
+
+  /** Pages holding every word first; when fewer than `limit`, pages holding any word follow. */
+  async query(query: IndexQuery): Promise<IndexHit[]> {
+    if (query.words.length === 0) return [];
+    await this.#ensure();
+    // Words hold only letters, digits and _ (search/words.ts), so quoting each is enough for
+    // to_tsquery.
+    const quoted = query.words.map((word) => `'${word}'`);
+    const all = await this.#search(query, quoted.join(' & '), query.limit);
+    if (all.length >= query.limit || query.words.length === 1) return all;
+    const seen = new Set(all.map((hit) => hit.url));
+    const any = await this.#search(query, quoted.join(' | '), query.limit + all.length);
+    return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+  }
+
+  async #search(query: IndexQuery, tsquery: string, limit: number): Promise<IndexHit[]> {
+    const params: unknown[] = [tsquery];
+    const where = ['tsv @@ q'];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const onDomain = (domain: string) =>
+      `(domain = ${param(domain)} OR domain LIKE ${param(`%.${domain}`)})`;
+    if (query.includeDomains?.length)
+      where.push(`(${query.includeDomains.map(onDomain).join(' OR ')})`);
+    for (const domain of query.excludeDomains ?? []) where.push(`NOT ${onDomain(domain)}`);
+    if (query.fetchedAfter !== undefined) where.push(`fetched_at >= ${param(query.fetchedAfter)}`);
+    if (query.fetchedBefore !== undefined)
+      where.push(`fetched_at <= ${param(query.fetchedBefore)}`);
+    if (query.language) {
+      const language = query.language.toLowerCase();
+      where.push(
+        `(language = '' OR language = ${param(language)} OR language LIKE ${param(`${language}-%`)})`,
+      );
+    }
+    const rows = await this.#run<{
+      url: string;
+      title: string;
+      description: string;
+      snippet: string;
+      language: string;
+      fetched_at: string;
+      score: number;
+    }>(
+      'search the index',
+      `SELECT url, title, description, language, fetched_at,
+         ts_headline('simple', body, q, '${headline}') AS snippet, score
+       FROM (
+         SELECT *, ts_rank_cd(tsv, q) AS score
+         FROM ${this.#table}, to_tsquery('simple', $1) AS q
+         WHERE ${where.join(' AND ')}
+         ORDER BY score DESC, url LIMIT ${param(limit)}
+       ) AS best
+       ORDER BY score DESC, url`,
+      params,
+    );
+    return rows.map((row) => ({
+      url: row.url,
+      title: row.title,
+      description: row.description,
+      snippet: row.snippet,
+      language: row.language,
+      fetchedAt: Number(row.fetched_at),
+      score: row.score,
+    }));
+  }
+
+  async stats(): Promise<IndexStats> {
+    await this.#ensure();
+    const rows = await this.#run<{ documents: string; bytes: string }>(
+      'read index statistics',
+      `SELECT count(*) AS documents, pg_total_relation_size('${this.#table.replaceAll("'", "''")}') AS bytes FROM ${this.#table}`,
+      [],
+    );
+    return { documents: Number(rows[0]?.documents ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+  }
+
+  async clear(): Promise<void> {
+    await this.#ensure();
+    await this.#run('clear the index', `TRUNCATE ${this.#table}`, []);
+  }
+
+  /** Creates the table and its GIN index unless they exist (once per store). */
+  #ensure(): Promise<void> {
+    this.#ready ??= this.#create().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  async #create(): Promise<void> {
+    await this.#run(
+      'create the search index',
+      `CREATE TABLE IF NOT EXISTS ${this.#table} (
+        url text PRIMARY KEY,
+        domain text NOT NULL,
+        language text NOT NULL,
+        fetched_at bigint NOT NULL,
+        title text NOT NULL,
+        description text NOT NULL,
+        headings text NOT NULL,
+        body text NOT NULL,
+        tsv tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('simple', title), 'A') ||
+          setweight(to_tsvector('simple', headings), 'B') ||
+          setweight(to_tsvector('simple', description), 'C') ||
+          setweight(to_tsvector('simple', body), 'D')
+        ) STORED
+      )`,
+      [],
+    );
+    await this.#run(
+      'create the search index',
+      `CREATE INDEX IF NOT EXISTS ${indexName(this.#table)} ON ${this.#table} USING gin (tsv)`,
+      [],
+    );
+  }
+}
+
+/** A quoted name for the GIN index: the table's own name with a suffix, in its schema. */
+function indexName(table: string): string {
+  const name = /"((?:[^"]|"")*)"$/.exec(table)?.[1] ?? 'trawl_search';
+  return `"${name.slice(0, 50)}_tsv"`;
+}

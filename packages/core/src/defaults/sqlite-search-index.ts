@@ -1,0 +1,263 @@
+/**
+ * The built-in index of the embedded store: SQLite FTS5 in the store's own file. A plain table
+ * holds each page's URL and filter columns; an FTS5 table with the same rowid holds its text.
+ * Ranking is FTS5's BM25 with the title weighted above headings, description and body.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { StoreError } from '../errors.ts';
+import type {
+  IndexEntry,
+  IndexHit,
+  IndexQuery,
+  IndexStats,
+  SearchIndex,
+} from '../interfaces/search-index.ts';
+
+/** BM25 weights of the FTS columns: title, description, headings, body. */
+const weights = [10, 3, 5, 1] as const;
+/** Tokens of context in a snippet. */
+const snippetTokens = 24;
+
+function createSchema(db: DatabaseSync): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS search_docs (
+      id INTEGER PRIMARY KEY,
+      url TEXT NOT NULL UNIQUE,
+      domain TEXT NOT NULL,
+      language TEXT NOT NULL,
+      fetched_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS search_docs_domain ON search_docs (domain);
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
+      title, description, headings, body,
+      tokenize = 'unicode61 remove_diacritics 2'
+    );
+  `);
+}
+
+/** FTS5 query text of plain words: each quoted (inner quotes doubled), joined by AND or OR. */
+export function ftsMatchOf(words: readonly string[], join: 'AND' | 'OR'): string {
+  return words.map((word) => `"${word.replaceAll('"', '""')}"`).join(` ${join} `);
+}
+
+/** Runs a synchronous SQLite call as a promise; SQLite's failures become STORE_UNAVAILABLE. */
+function settle<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    return Promise.reject(
+      new StoreError(`SQLite search index failed: ${(error as Error).message}`, { cause: error }),
+    );
+  }
+}
+
+/** A SearchIndex in a SQLite database opened by SqliteStore. */
+export class SqliteSearchIndex implements SearchIndex {
+  readonly #db: DatabaseSync;
+  readonly #find: StatementSync;
+  readonly #deleteDoc: StatementSync;
+  readonly #deleteText: StatementSync;
+  readonly #insertDoc: StatementSync;
+  readonly #insertText: StatementSync;
+  readonly #count: StatementSync;
+  readonly #pending: {
+    entry: IndexEntry;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  #flushTimer: NodeJS.Immediate | undefined;
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+    createSchema(db);
+    this.#find = db.prepare('SELECT id FROM search_docs WHERE url = ?');
+    this.#deleteDoc = db.prepare('DELETE FROM search_docs WHERE id = ?');
+    this.#deleteText = db.prepare('DELETE FROM search_text WHERE rowid = ?');
+    this.#insertDoc = db.prepare(
+      'INSERT INTO search_docs (url, domain, language, fetched_at) VALUES (?, ?, ?, ?)',
+    );
+    this.#insertText = db.prepare(
+      'INSERT INTO search_text (rowid, title, description, headings, body) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.#count = db.prepare('SELECT count(*) AS n FROM search_docs');
+  }
+
+  /**
+   * Queues the page; the queue is written in one transaction on the next turn of the event loop.
+   * FTS5 writes a new index segment per transaction, so a crawl's pages written together cost a
+   * third of what they cost one by one (bench/search.ts).
+   */
+  put(entry: IndexEntry): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ entry, resolve, reject });
+      this.#flushTimer ??= setImmediate(() => this.flush());
+    });
+  }
+
+  /** Writes the queued pages now; reads call it first, so they always see every put. */
+  flush(): void {
+    if (this.#flushTimer) clearImmediate(this.#flushTimer);
+    this.#flushTimer = undefined;
+    const batch = this.#pending.splice(0);
+    if (batch.length === 0) return;
+    try {
+      this.#transaction(() => {
+        for (const { entry } of batch) this.#putSync(entry);
+      });
+      for (const { resolve } of batch) resolve();
+    } catch (error) {
+      const failure = new StoreError(`SQLite search index failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+      for (const { reject } of batch) reject(failure);
+    }
+  }
+
+  #putSync(entry: IndexEntry): void {
+    this.#removeSync(entry.url);
+    const { lastInsertRowid } = this.#insertDoc.run(
+      entry.url,
+      entry.domain,
+      entry.language,
+      entry.fetchedAt,
+    );
+    this.#insertText.run(
+      lastInsertRowid,
+      entry.title,
+      entry.description,
+      entry.headings,
+      entry.body,
+    );
+  }
+
+  remove(url: string): Promise<boolean> {
+    this.flush();
+    return settle(() => this.#transaction(() => this.#removeSync(url)));
+  }
+
+  /**
+   * Pages holding every word come first (FTS5 intersects their lists, which stays fast when one
+   * word is in every page); when they are fewer than `limit`, pages holding any word follow.
+   */
+  query(query: IndexQuery): Promise<IndexHit[]> {
+    if (query.words.length === 0) return Promise.resolve([]);
+    this.flush();
+    return settle(() => {
+      const all = this.#search(query, ftsMatchOf(query.words, 'AND'), query.limit);
+      if (all.length >= query.limit || query.words.length === 1) return all;
+      const seen = new Set(all.map((hit) => hit.url));
+      const any = this.#search(query, ftsMatchOf(query.words, 'OR'), query.limit + all.length);
+      return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+    });
+  }
+
+  #search(query: IndexQuery, match: string, limit: number): IndexHit[] {
+    const where = ['search_text MATCH ?'];
+    const parameters: (string | number)[] = [match];
+    const domainClause = (domain: string) => {
+      parameters.push(domain, `%.${domain}`);
+      return '(d.domain = ? OR d.domain LIKE ?)';
+    };
+    if (query.includeDomains?.length)
+      where.push(`(${query.includeDomains.map(domainClause).join(' OR ')})`);
+    for (const domain of query.excludeDomains ?? []) where.push(`NOT ${domainClause(domain)}`);
+    if (query.fetchedAfter !== undefined) {
+      where.push('d.fetched_at >= ?');
+      parameters.push(query.fetchedAfter);
+    }
+    if (query.fetchedBefore !== undefined) {
+      where.push('d.fetched_at <= ?');
+      parameters.push(query.fetchedBefore);
+    }
+    if (query.language) {
+      // Pages that declare no language are not excluded by a language they might well be in.
+      where.push("(d.language = '' OR d.language = ? OR d.language LIKE ?)");
+      parameters.push(query.language.toLowerCase(), `${query.language.toLowerCase()}-%`);
+    }
+    const sql = `
+      SELECT d.url, d.language, d.fetched_at,
+        search_text.title AS title, search_text.description AS description,
+        snippet(search_text, 3, '', '', '…', ${snippetTokens}) AS snippet,
+        bm25(search_text, ${weights.join(', ')}) AS rank
+      FROM search_text JOIN search_docs d ON d.id = search_text.rowid
+      WHERE ${where.join(' AND ')}
+      ORDER BY rank LIMIT ?`;
+    parameters.push(limit);
+    return this.#hits(sql, parameters);
+  }
+
+  #hits(sql: string, parameters: (string | number)[]): IndexHit[] {
+    const rows = this.#db.prepare(sql).all(...parameters) as {
+      url: string;
+      language: string;
+      fetched_at: number;
+      title: string;
+      description: string;
+      snippet: string;
+      rank: number;
+    }[];
+    return rows.map((row) => ({
+      url: row.url,
+      title: row.title,
+      description: row.description,
+      snippet: row.snippet,
+      language: row.language,
+      fetchedAt: row.fetched_at,
+      // bm25() is lower for better matches.
+      score: -row.rank,
+    }));
+  }
+
+  stats(): Promise<IndexStats> {
+    this.flush();
+    return settle(() => this.#stats());
+  }
+
+  #stats(): IndexStats {
+    const { n } = this.#count.get() as { n: number };
+    let bytes: number | undefined;
+    try {
+      // dbstat is compiled into Node's SQLite; where it is not, the size is simply unknown.
+      const row = this.#db
+        .prepare(
+          "SELECT sum(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search_%' OR name LIKE 'sqlite_autoindex_search_%'",
+        )
+        .get() as { bytes: number | null };
+      bytes = row.bytes ?? 0;
+    } catch {
+      bytes = undefined;
+    }
+    return bytes === undefined ? { documents: n } : { documents: n, bytes };
+  }
+
+  clear(): Promise<void> {
+    this.flush();
+    return settle(() =>
+      this.#transaction(() => {
+        this.#db.exec('DELETE FROM search_docs; DELETE FROM search_text;');
+      }),
+    );
+  }
+
+  #removeSync(url: string): boolean {
+    const row = this.#find.get(url) as { id: number } | undefined;
+    if (!row) return false;
+    this.#deleteDoc.run(row.id);
+    this.#deleteText.run(row.id);
+    return true;
+  }
+
+  #transaction<T>(work: () => T): T {
+    // A nested call (inside a store transaction) must not open a second one.
+    if (this.#db.isTransaction) return work();
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * What goes into the built-in index for one scraped page. Called where documents are produced
+ * (the scrape engine, which crawls also run through), so everything Trawl scrapes is searchable.
+ */
+import type { Document } from '../document.ts';
+import type { IndexEntry } from '../interfaces/search-index.ts';
+import type { Store } from '../interfaces/store.ts';
+
+/** Main-content text kept per page: enough for ranking and snippets, bounded for huge pages. */
+const maxBodyChars = 200_000;
+
+/**
+ * Indexes a scraped page when the store has an index. Pages that failed (4xx/5xx) are not worth
+ * finding; zeroDataRetention pages must leave no trace. Indexing never fails a scrape.
+ */
+export async function indexDocument(
+  store: Store | undefined,
+  document: Document,
+  zeroDataRetention: boolean,
+): Promise<void> {
+  const index = store?.searchIndex;
+  if (!index || zeroDataRetention || document.metadata.statusCode >= 400) return;
+  const entry = indexEntryOf(document);
+  if (!entry) return;
+  try {
+    await index.put(entry);
+  } catch {
+    // The page was delivered; a full disk or a busy index only loses its searchability.
+  }
+}
+
+/** The index entry of a document, from whichever content format it carries. */
+export function indexEntryOf(document: Document): IndexEntry | undefined {
+  const { metadata } = document;
+  let url: URL;
+  try {
+    url = new URL(metadata.url);
+  } catch {
+    return undefined;
+  }
+  const markdown = document.markdown ?? htmlToText(document.html ?? '');
+  const headings = [...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => match[1]);
+  const cachedAt = metadata.cachedAt ? Date.parse(metadata.cachedAt) : Number.NaN;
+  return {
+    url: url.href,
+    title: stringOf(metadata.title ?? metadata.ogTitle),
+    description: stringOf(metadata.description ?? metadata.ogDescription),
+    headings: headings.join('\n'),
+    body: markdownToText(markdown).slice(0, maxBodyChars),
+    domain: url.hostname.toLowerCase(),
+    language: stringOf(metadata.language).toLowerCase(),
+    fetchedAt: Number.isNaN(cachedAt) ? Date.now() : cachedAt,
+  };
+}
+
+function stringOf(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(' ');
+  return typeof value === 'string' ? value : '';
+}
+
+/** Markdown without its markup: link targets, image tags, emphasis and heading marks. */
+function markdownToText(markdown: string): string {
+  return (
+    markdown
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/[#*_`>|~]+/g, ' ')
+      // Line breaks only: collapsing every run of spaces costs more than the index write itself
+      // on a long page, and neither the tokenizer nor a snippet minds a double space.
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+  );
+}
+
+function htmlToText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<h([1-6])[^>]*>/gi, (_tag, level: string) => `\n${'#'.repeat(Number(level))} `)
+    .replace(/<\/h[1-6]>/gi, '\n')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}

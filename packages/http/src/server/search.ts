@@ -1,0 +1,90 @@
+/**
+ * POST /v2/search: validates the body (core's shape plus the wire fields), runs core's search()
+ * with the configured providers, records the search as a job so feedback can find it, and
+ * answers as the hosted service does: `{ success, data: { web?, news?, images? }, id,
+ * creditsUsed, warning? }` (reference-behaviour (a)).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  parseOrThrow,
+  search,
+  searchOptionsShape,
+  type CreditLedger,
+  type EngineConfig,
+  type MediaSink,
+  type SearchOptions,
+  type SearchProvider,
+  type Store,
+} from '@trawl/core';
+import { z } from 'zod';
+import type { ErrorReply } from './errors.ts';
+import type { RequestRecords } from './records.ts';
+import { coreOptions, wireFields } from './requests.ts';
+
+/** The body of POST /v2/search: strict, so an unknown key is a 400 naming it. */
+export const searchRequestSchema = z.strictObject({
+  // Kept loose here: core checks it (trimmed, 1–2000 characters) with the rest of the request.
+  query: z.string(),
+  ...searchOptionsShape,
+  ...wireFields,
+});
+
+/** What the search route needs from the server. */
+export interface SearchRouteContext {
+  store: Store;
+  config: EngineConfig;
+  records: RequestRecords;
+  ledger: CreditLedger;
+  /** Web search providers configured by the operator (SearXNG); none: the built-in index. */
+  providers: readonly SearchProvider[];
+  /** Runs work within the team's concurrency limit. */
+  runLimited: <T>(team: string, work: () => Promise<T>) => Promise<{ result: T; waitedMs: number }>;
+  /** Where screenshots of scraped results go. */
+  media: (request: FastifyRequest) => MediaSink;
+  outOfCredits: ErrorReply;
+}
+
+/** Registers POST /v2/search. */
+export function searchRoutes(app: FastifyInstance, context: SearchRouteContext): void {
+  const { store, config, records, ledger, providers } = context;
+  app.post('/v2/search', async (request, reply: FastifyReply) => {
+    const body = parseOrThrow(searchRequestSchema, request.body ?? {}, 'search request');
+    const price = ledger.cost('search');
+    if (!(await ledger.allows(request.team, price)))
+      return reply.code(context.outOfCredits.status).send(context.outOfCredits.body);
+    const record = await records.start(request.team, 'search', body.query.slice(0, 2000));
+    try {
+      const { result } = await context.runLimited(request.team, () =>
+        search(body.query, coreOptions<SearchOptions>(request.body, 'query'), {
+          store,
+          config,
+          team: request.team,
+          media: context.media(request),
+          providers,
+        }),
+      );
+      const creditsUsed = price + ledger.cost('scrape', result.counts.scraped);
+      await ledger.debit(request.team, creditsUsed, { endpoint: 'search', jobId: record.id });
+      await records.finish(record.id, { status: 'completed', creditsUsed });
+      const { web, news, images, warning } = result;
+      return {
+        success: true,
+        data: {
+          ...(web ? { web } : {}),
+          ...(news ? { news } : {}),
+          ...(images ? { images } : {}),
+        },
+        id: record.id,
+        creditsUsed,
+        ...(warning ? { warning } : {}),
+      };
+    } catch (error) {
+      await records.finish(record.id, {
+        status: 'failed',
+        creditsUsed: 0,
+        error: (error as Error).message,
+      });
+      throw error;
+    }
+  });
+}
