@@ -143,6 +143,17 @@ describe('crawl and parse through the SDK', () => {
     expect(job.data.map((doc) => doc.summary)).toEqual(['A short summary.', 'A short summary.']);
   });
 
+  it('scrapes search results with the summary format', async () => {
+    // The plain article was scraped above, so the built-in index finds it by its words.
+    const found = await firecrawl.search('timetables planned', {
+      limit: 3,
+      scrapeOptions: { formats: ['summary'] },
+    });
+    const first = found.web?.[0] as { url: string; summary?: string } | undefined;
+    expect(first?.url).toContain('/articles/plain.html');
+    expect(first?.summary).toBe('A short summary.');
+  });
+
   it('parses an uploaded HTML file with the json format', async () => {
     const doc = await firecrawl.parse(
       {

@@ -253,6 +253,7 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       records,
       ledger,
       providers: options.searchProviders ?? [],
+      llmContext: (team, id) => tokens.metered(llm, team, id),
       runLimited: (team, work) => concurrency.run(team, work),
       media: (request) => mediaLinks(store, base(request)),
       outOfCredits,
@@ -343,11 +344,7 @@ function routes(
     tokens,
   }: RouteContext,
 ): void {
-  /** The engine context of one request's LLM work, and the meter that charges it. */
-  const metered = (team: string, id: string) => {
-    const meter = tokens.meter(team, id);
-    return { meter, context: llm ? { llm, onLlmUsage: meter.onLlmUsage } : {} };
-  };
+  const metered = (team: string, id: string) => tokens.metered(llm, team, id);
   /** Refuses work that asks the model once the team has used its tokens of the day. */
   const overTokenCap = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!llm || !asksModel(request.body)) return undefined;

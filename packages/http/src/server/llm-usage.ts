@@ -5,7 +5,14 @@
  * midnight UTC), and reported by the SDK's usage endpoints.
  */
 import type { FastifyInstance } from 'fastify';
-import { scanStore, type CreditLedger, type LlmUsage, type Store } from '@trawl/core';
+import {
+  scanStore,
+  type CreditLedger,
+  type EngineContext,
+  type LlmProvider,
+  type LlmUsage,
+  type Store,
+} from '@trawl/core';
 import { refusal, type ErrorReply } from './errors.ts';
 
 const daysNamespace = 'llm-token-days';
@@ -62,6 +69,19 @@ export class TokenUsageBook {
     this.#store = store;
     this.#ledger = ledger;
     this.#dailyCap = dailyCap;
+  }
+
+  /**
+   * The engine context of one request's LLM work (the model and its meter; nothing without a
+   * model), and the meter that charges it when settled.
+   */
+  metered(
+    llm: LlmProvider | undefined,
+    team: string,
+    jobId: string,
+  ): { meter: TokenMeter; context: Pick<EngineContext, 'llm' | 'onLlmUsage'> } {
+    const meter = this.meter(team, jobId);
+    return { meter, context: llm ? { llm, onLlmUsage: meter.onLlmUsage } : {} };
   }
 
   /** A meter for one request or job of `team`, charged as `jobId`. */

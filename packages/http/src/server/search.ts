@@ -11,6 +11,7 @@ import {
   searchOptionsShape,
   type CreditLedger,
   type EngineConfig,
+  type EngineContext,
   type MediaSink,
   type SearchOptions,
   type SearchProvider,
@@ -39,6 +40,11 @@ export interface SearchRouteContext {
   providers: readonly SearchProvider[];
   /** Runs work within the team's concurrency limit. */
   runLimited: <T>(team: string, work: () => Promise<T>) => Promise<{ result: T; waitedMs: number }>;
+  /** The LLM formats' model for scraped results, and the meter that charges its tokens. */
+  llmContext: (
+    team: string,
+    jobId: string,
+  ) => { context: Partial<EngineContext>; meter: { settle(): Promise<number> } };
   /** Where screenshots of scraped results go. */
   media: (request: FastifyRequest) => MediaSink;
   outOfCredits: ErrorReply;
@@ -54,15 +60,19 @@ export function searchRoutes(app: FastifyInstance, context: SearchRouteContext):
       return reply.code(context.outOfCredits.status).send(context.outOfCredits.body);
     const record = await records.start(request.team, 'search', body.query.slice(0, 2000));
     try {
-      const { result } = await context.runLimited(request.team, () =>
-        search(body.query, coreOptions<SearchOptions>(request.body, 'query'), {
-          store,
-          config,
-          team: request.team,
-          media: context.media(request),
-          providers,
-        }),
-      );
+      const llm = context.llmContext(request.team, record.id);
+      const { result } = await context
+        .runLimited(request.team, () =>
+          search(body.query, coreOptions<SearchOptions>(request.body, 'query'), {
+            ...llm.context,
+            store,
+            config,
+            team: request.team,
+            media: context.media(request),
+            providers,
+          }),
+        )
+        .finally(() => llm.meter.settle());
       const creditsUsed = price + ledger.cost('scrape', result.counts.scraped);
       await ledger.debit(request.team, creditsUsed, { endpoint: 'search', jobId: record.id });
       await records.finish(record.id, { status: 'completed', creditsUsed });
