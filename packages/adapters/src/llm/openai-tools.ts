@@ -12,7 +12,8 @@ import type { LlmTool, LlmToolCall, LlmToolMessage, LlmToolRequest } from '@traw
 export interface WireToolCall {
   id?: string;
   type?: string;
-  function?: { name?: string; arguments?: string };
+  /** JSON text, as OpenAI sends it; some compatible servers send the object itself. */
+  function?: { name?: string; arguments?: string | Record<string, unknown> };
 }
 
 /** A message as the wire carries it. */
@@ -67,7 +68,8 @@ function parseOrUndefined(text: string): unknown {
 /** The tool calls of a native answer. */
 export function readToolCalls(calls: readonly WireToolCall[] | undefined): LlmToolCall[] {
   return (calls ?? []).map((call) => {
-    const argumentsText = call.function?.arguments ?? '';
+    const raw = call.function?.arguments ?? '';
+    const argumentsText = typeof raw === 'string' ? raw : JSON.stringify(raw);
     return {
       id: call.id ?? `call_${randomUUID()}`,
       name: call.function?.name ?? '',
@@ -145,13 +147,19 @@ export function toJsonActionMessages(
 }
 
 /**
- * Reads a JSON-action answer: the whole text or a fenced block as `{"tool", "arguments"}`; any
- * other answer is text. A JSON object without a string `tool` is text too.
+ * Reads a JSON-action answer: the whole text, a fenced block, or the outermost braces of a text
+ * that talks around its JSON (small local models do) as `{"tool", "arguments"}`; any other
+ * answer is text. A JSON object without a string `tool` is text too.
  */
 export function readJsonAction(text: string): LlmToolCall[] {
   const trimmed = text.trim();
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(trimmed)?.[1];
-  const parsed = parseOrUndefined(trimmed) ?? (fenced ? parseOrUndefined(fenced) : undefined);
+  const [start, end] = [trimmed.indexOf('{'), trimmed.lastIndexOf('}')];
+  const braced = start >= 0 && end > start ? trimmed.slice(start, end + 1) : undefined;
+  const parsed =
+    parseOrUndefined(trimmed) ??
+    (fenced ? parseOrUndefined(fenced) : undefined) ??
+    (braced ? parseOrUndefined(braced) : undefined);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return [];
   const { tool, arguments: args } = parsed as { tool?: unknown; arguments?: unknown };
   if (typeof tool !== 'string') return [];

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmTool } from '@trawl/core';
 import { OpenAiLlmProvider } from '@trawl/adapters';
+import { readJsonAction, readToolCalls } from '../../src/llm/openai-tools.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../../test/fakes/openai-server.ts';
 
 let fake: FakeOpenAi;
@@ -171,5 +172,22 @@ describe('OpenAiLlmProvider tool calls', () => {
     expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);
     expect(messages[0]?.content).toMatch(/^You read pages\.\n\n/);
     expect(messages[0]?.content).toContain('You must use the tool "scrape" now');
+  });
+
+  it('reads a JSON action that a small model wrapped in prose, and leaves plain prose as text', () => {
+    expect(
+      readJsonAction('Sure, I will read it.\n{"tool": "scrape", "arguments": {"url": "u"}}\nDone.'),
+    ).toMatchObject([{ name: 'scrape', arguments: { url: 'u' } }]);
+    expect(readJsonAction('The price is {12} EUR.')).toEqual([]);
+    expect(readJsonAction('{"answer": 12}')).toEqual([]);
+  });
+
+  it('reads native arguments sent as an object or as empty text', () => {
+    const [object, empty] = readToolCalls([
+      { id: 'a', function: { name: 'scrape', arguments: { url: 'u' } } },
+      { id: 'b', function: { name: 'finish', arguments: '' } },
+    ]);
+    expect(object).toMatchObject({ argumentsText: '{"url":"u"}', arguments: { url: 'u' } });
+    expect(empty?.arguments).toEqual({});
   });
 });
