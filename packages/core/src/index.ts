@@ -221,6 +221,11 @@ export type {
   LlmRequest,
   LlmResponse,
   LlmUsage,
+  LlmTool,
+  LlmToolCall,
+  LlmToolMessage,
+  LlmToolRequest,
+  LlmToolResponse,
 } from './interfaces/llm-provider.ts';
 export { extractJson } from './llm/extract-json.ts';
 export { extract, prepareExtract } from './extract/index.ts';

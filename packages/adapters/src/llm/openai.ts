@@ -4,7 +4,8 @@
  * {baseUrl}/chat/completions` per call; JSON answers ask for `response_format: json_schema`
  * (strict), or `json_object` for servers that know only that, and are parsed here — a fenced
  * ```json block, which some local models still write, is read too. 429 and 5xx answers are
- * retried with exponential backoff, honouring Retry-After.
+ * retried with exponential backoff, honouring Retry-After. Tool calls go natively, or as a
+ * JSON-action prompt for endpoints that refuse `tools` (see `openai-tools.ts`).
  */
 import {
   ContentTooLargeError,
@@ -13,7 +14,19 @@ import {
   type LlmProvider,
   type LlmRequest,
   type LlmResponse,
+  type LlmToolRequest,
+  type LlmToolResponse,
 } from '@trawl/core';
+import {
+  isToolsRefusal,
+  readJsonAction,
+  readToolCalls,
+  toJsonActionMessages,
+  toWireMessages,
+  toWireToolChoice,
+  toWireTools,
+  type WireToolCall,
+} from './openai-tools.ts';
 
 /** Options of `OpenAiLlmProvider`. */
 export interface OpenAiLlmProviderOptions {
@@ -46,11 +59,18 @@ export interface OpenAiLlmProviderOptions {
    * @default 1000
    */
   retryBaseMs?: number;
+  /**
+   * How tools are offered: `native` (`tools` in the request), `json-action` (a prompt asking for
+   * `{"tool", "arguments"}`, for models without tool calling), or `auto`: native until the
+   * endpoint refuses `tools`, then JSON actions for the rest of this provider's life.
+   * @default 'auto'
+   */
+  toolCalls?: 'auto' | 'native' | 'json-action';
 }
 
 /** What a chat-completions answer carries that we read. */
 interface CompletionBody {
-  choices?: { message?: { content?: string | null } }[];
+  choices?: { message?: { content?: string | null; tool_calls?: WireToolCall[] } }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   error?: { message?: string; code?: string | null };
 }
@@ -74,6 +94,8 @@ export class OpenAiLlmProvider implements LlmProvider {
   readonly #options: Required<Omit<OpenAiLlmProviderOptions, 'apiKey' | 'baseUrl' | 'model'>> & {
     apiKey?: string;
   };
+  /** Set once the endpoint refused `tools` (in `auto` mode). */
+  #toolsRefused = false;
 
   constructor(options: OpenAiLlmProviderOptions) {
     if (!options.model) throw new ValidationError('OpenAiLlmProvider needs a model name');
@@ -90,6 +112,7 @@ export class OpenAiLlmProvider implements LlmProvider {
       timeoutMs: options.timeoutMs ?? 60_000,
       retries: options.retries ?? 2,
       retryBaseMs: options.retryBaseMs ?? 1000,
+      toolCalls: options.toolCalls ?? 'auto',
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     };
   }
@@ -128,21 +151,64 @@ export class OpenAiLlmProvider implements LlmProvider {
     }
     const answer = await this.#post(body, request.signal);
     const text = answer.choices?.[0]?.message?.content ?? '';
-    const usage =
-      answer.usage?.prompt_tokens !== undefined
-        ? {
-            usage: {
-              inputTokens: answer.usage.prompt_tokens,
-              outputTokens: answer.usage.completion_tokens ?? 0,
-            },
-          }
-        : {};
+    const usage = usageOf(answer);
     if (!request.jsonSchema) return { text, ...usage };
     return { text, json: parseJsonAnswer(text), ...usage };
   }
 
+  async completeWithTools(request: LlmToolRequest): Promise<LlmToolResponse> {
+    const sampling = {
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+    };
+    if (!this.#jsonActionsOnly()) {
+      try {
+        const answer = await this.#post(
+          {
+            model: this.model,
+            messages: toWireMessages(request.messages),
+            tools: toWireTools(request.tools),
+            tool_choice: toWireToolChoice(request.toolChoice),
+            ...sampling,
+          },
+          request.signal,
+        );
+        const message = answer.choices?.[0]?.message;
+        return {
+          text: message?.content ?? '',
+          toolCalls: readToolCalls(message?.tool_calls),
+          mode: 'native',
+          ...usageOf(answer),
+        };
+      } catch (error) {
+        if (this.#options.toolCalls === 'native' || !(error instanceof FetchError)) throw error;
+        const refusal = error.details as { status?: number; message?: string } | undefined;
+        if (!isToolsRefusal(refusal?.status ?? 0, refusal?.message ?? '')) throw error;
+        this.#toolsRefused = true;
+      }
+    }
+    const answer = await this.#post(
+      { model: this.model, messages: toJsonActionMessages(request), ...sampling },
+      request.signal,
+    );
+    const text = answer.choices?.[0]?.message?.content ?? '';
+    const toolCalls = readJsonAction(text);
+    return {
+      // A tool call's JSON is not an answer to show.
+      text: toolCalls.length > 0 ? '' : text,
+      toolCalls,
+      mode: 'json-action',
+      ...usageOf(answer),
+    };
+  }
+
+  #jsonActionsOnly(): boolean {
+    return this.#options.toolCalls === 'json-action' || this.#toolsRefused;
+  }
+
   async #post(body: unknown, signal: AbortSignal | undefined): Promise<CompletionBody> {
     let lastError = '';
+    let lastStatus: { status: number; message: string } | undefined;
     for (let attempt = 0; attempt <= this.#options.retries; attempt++) {
       let waitMs = this.#options.retryBaseMs * 2 ** attempt;
       try {
@@ -173,7 +239,11 @@ export class OpenAiLlmProvider implements LlmProvider {
           throw new ContentTooLargeError(
             `The prompt does not fit the context of ${this.model}: ${parsed.error?.message ?? ''}`,
           );
-        lastError = `${this.#endpoint} answered HTTP ${response.status}: ${parsed.error?.message ?? text.slice(0, 200)}`;
+        lastStatus = {
+          status: response.status,
+          message: parsed.error?.message ?? text.slice(0, 200),
+        };
+        lastError = `${this.#endpoint} answered HTTP ${response.status}: ${lastStatus.message}`;
         if (response.status !== 429 && response.status < 500) break;
         const retryAfter = Number(response.headers.get('retry-after'));
         if (Number.isFinite(retryAfter) && retryAfter > 0) waitMs = retryAfter * 1000;
@@ -182,10 +252,26 @@ export class OpenAiLlmProvider implements LlmProvider {
         if (signal?.aborted)
           throw new FetchError('The LLM request was cancelled', { cause: error });
         lastError = `${this.#endpoint} could not be reached: ${(error as Error).message}`;
+        lastStatus = undefined;
       }
       if (attempt < this.#options.retries)
         await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
-    throw new FetchError(lastError);
+    // The status and the server's message, so a caller can tell a refusal of `tools` apart.
+    throw new FetchError(lastError, lastStatus ? { details: lastStatus } : {});
   }
+}
+
+/** The token counts of an answer, when it gives them. */
+function usageOf(answer: CompletionBody): {
+  usage?: { inputTokens: number; outputTokens: number };
+} {
+  return answer.usage?.prompt_tokens !== undefined
+    ? {
+        usage: {
+          inputTokens: answer.usage.prompt_tokens,
+          outputTokens: answer.usage.completion_tokens ?? 0,
+        },
+      }
+    : {};
 }
