@@ -372,7 +372,7 @@ export async function runCheck(
         store: records.store,
         providers: context.searchProviders ?? [],
       };
-      const errors = await runSearchTarget(
+      const { errors, warnings: notes } = await runSearchTarget(
         { records, search, llm: context.llm, stage, record },
         monitor,
         check,
@@ -381,6 +381,7 @@ export async function runCheck(
       );
       searchCredits += result.searchCredits + result.judgeCredits;
       targetErrors.push(...errors);
+      warnings.push(...notes);
       return;
     }
     const comparison = comparisonOf(target.scrapeOptions);

@@ -75,7 +75,8 @@ interface Found {
 
 /**
  * Runs the target's queries and records its new results into `result`.
- * @returns the errors of queries that failed (the check becomes partial)
+ * @returns the errors of queries that failed (the check becomes partial), and the warnings of
+ * providers that failed or answered in part (the check's `warning`)
  */
 export async function runSearchTarget(
   context: SearchTargetContext,
@@ -83,7 +84,7 @@ export async function runSearchTarget(
   check: MonitorCheck,
   target: MonitorSearchTarget,
   result: SearchTargetResult,
-): Promise<string[]> {
+): Promise<{ errors: string[]; warnings: string[] }> {
   const errors: string[] = [];
   const warnings: string[] = [];
   const found = new Map<string, Found>();
@@ -101,7 +102,7 @@ export async function runSearchTarget(
         context.search,
       );
       result.searchCredits += 1;
-      if (answer.warning) warnings.push(answer.warning);
+      if (answer.warning) warnings.push(`Search "${query}": ${answer.warning}`);
       for (const item of answer.web ?? []) {
         if (found.has(item.url)) continue;
         found.set(item.url, {
@@ -168,8 +169,8 @@ export async function runSearchTarget(
   }
   result.summary =
     `${found.size} result${found.size === 1 ? '' : 's'} for ${target.queries.length} quer${target.queries.length === 1 ? 'y' : 'ies'}, ` +
-    `${fresh} new, ${result.matches} matching${warnings.length > 0 ? ` (${warnings.join(' ')})` : ''}`;
-  return errors;
+    `${fresh} new, ${result.matches} matching${warnings.length > 0 ? ' (see the check warning)' : ''}`;
+  return { errors, warnings };
 }
 
 /** The LLM's verdict, or the keywords' when there is no LLM or it fails (the judge degrades). */

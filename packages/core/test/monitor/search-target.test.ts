@@ -13,6 +13,7 @@ import {
   MonitorService,
   resolveEngineConfig,
   scrape,
+  SearxngProvider,
   SqliteStore,
   type MonitorCheck,
   type MonitorCreateInput,
@@ -21,6 +22,7 @@ import {
   startChangingSite,
   type ChangingSite,
 } from '../../../../test/fixture-site/changing-site.ts';
+import { startFakeSearx } from '../../../../test/fakes/searxng-server.ts';
 
 let site: ChangingSite;
 let store: SqliteStore;
@@ -166,5 +168,42 @@ describe('search targets', () => {
     const bare = new MonitorService({ store: new MemoryStore(), config });
     await expect(bare.create(searchMonitor())).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
     await bare.stop();
+  });
+
+  it('searches the web providers it is given, with the target’s filters, and warns of failing engines', async () => {
+    const searx = await startFakeSearx();
+    searx.unresponsive = [['wikipedia', 'timeout']];
+    const web = new MonitorService({
+      store: new MemoryStore(),
+      config,
+      searchProviders: [new SearxngProvider({ url: searx.url })],
+    });
+    try {
+      const monitor = await web.create(
+        searchMonitor({
+          targets: [
+            {
+              type: 'search',
+              queries: ['lighthouse'],
+              maxResults: 3,
+              includeDomains: ['site1.example'],
+            },
+          ],
+          goal: 'lighthouse',
+        }),
+      );
+      const started = await web.run(monitor.id);
+      const done = await web.waitForCheck(monitor.id, started.id);
+      expect(done.status).toBe('completed');
+      const { pages } = await web.check(monitor.id, done.id);
+      expect(pages).toHaveLength(3);
+      expect(pages.every((page) => new URL(page.url).hostname === 'site1.example')).toBe(true);
+      expect(searx.requests[0]?.get('q')).toContain('lighthouse');
+      expect(done.warning).toMatch(/wikipedia/);
+      expect(done.targetResults[0]).toMatchObject({ searchCompleted: true, resultCount: 3 });
+    } finally {
+      await web.stop();
+      await searx.close();
+    }
   });
 });
