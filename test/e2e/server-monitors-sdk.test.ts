@@ -187,6 +187,52 @@ describe('the official SDK’s monitor methods against trawl serve', () => {
     await firecrawl.deleteMonitor(monitor.id);
   });
 
+  it('creates a search-target monitor whose check reports scraped pages as new results, judged', async () => {
+    // The server's scrape indexes the page into the store, which the monitor's search reads.
+    site.set('/lighthouse', {
+      title: 'Lighthouse',
+      text: 'The lighthouse keepers raised the ticket prices for the tower climb.',
+    });
+    await firecrawl.scrape(`${site.url}/lighthouse`, { formats: ['markdown'] });
+    await expect(
+      firecrawl.createMonitor({
+        name: 'No goal',
+        schedule: { text: 'hourly' },
+        targets: [{ type: 'search', queries: ['lighthouse'] }],
+        judgeEnabled: true,
+      }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('non-empty goal') });
+    const monitor = await firecrawl.createMonitor({
+      name: 'Lighthouse news',
+      schedule: { text: 'hourly' },
+      targets: [{ type: 'search', queries: ['lighthouse ticket prices'], searchWindow: '1h' }],
+      goal: 'lighthouse ticket prices',
+    });
+    expect(monitor.targets[0]).toMatchObject({
+      type: 'search',
+      searchWindow: '1h',
+      maxResults: 10,
+    });
+    const run = await firecrawl.runMonitor(monitor.id);
+    const done = await finished(monitor.id, run.id);
+    expect(done).toMatchObject({ status: 'completed', summary: { totalPages: 1, new: 1 } });
+    expect(done.targetResults?.[0]).toMatchObject({
+      type: 'search',
+      searchCompleted: true,
+      resultCount: 1,
+      matches: 1,
+    });
+    const detail = await firecrawl.getMonitorCheck(monitor.id, run.id);
+    expect(detail.pages).toMatchObject([
+      {
+        url: `${site.url}/lighthouse`,
+        status: 'new',
+        judgment: { meaningful: true, method: 'keywords' },
+      },
+    ]);
+    expect(await firecrawl.deleteMonitor(monitor.id)).toBe(true);
+  });
+
   it('refuses bad input with a 400 naming the field, and unknown or foreign ids with 404', async () => {
     const monitor = await firecrawl.createMonitor({
       name: 'Valid',

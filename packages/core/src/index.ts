@@ -195,6 +195,7 @@ export type {
   MonitorTarget,
   MonitorScrapeTarget,
   MonitorCrawlTarget,
+  MonitorSearchTarget,
   MonitorWebhook,
   MonitorNotification,
   MonitorEmailNotification,

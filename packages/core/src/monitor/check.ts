@@ -20,6 +20,7 @@ import type { Document } from '../document.ts';
 import { toTrawlError } from '../errors.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { Notifier } from '../interfaces/notifier.ts';
+import type { SearchProvider } from '../interfaces/search-provider.ts';
 import { extractJson, type JsonExtraction } from '../llm/extract-json.ts';
 import { scrape } from '../scrape/index.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
@@ -27,6 +28,7 @@ import { Baselines } from './baselines.ts';
 import { changedLines, contentHash, gitDiff, jsonDiff, normaliseContent } from './diff.ts';
 import { judgeByKeywords, judgeWithLlm, type JudgeInput } from './judge.ts';
 import type { MonitorRecords, Snapshot } from './records.ts';
+import { runSearchTarget } from './search-target.ts';
 import type {
   CheckSummary,
   Monitor,
@@ -48,6 +50,8 @@ export interface CheckContext {
   /** Fetchers for the scrapes (tests, custom transports). */
   fetchers?: EngineContext['fetchers'];
   llm?: LlmProvider;
+  /** Web search providers for search targets (the store's built-in index is always asked). */
+  searchProviders?: readonly SearchProvider[];
   notifiers: readonly Notifier[];
   signal: AbortSignal;
   /** Reports what a check could not do that is not a page error (a judge failing). */
@@ -358,7 +362,28 @@ export async function runCheck(
     ...(context.fetchers ? { fetchers: context.fetchers } : {}),
   };
 
+  let searchCredits = 0;
   const runTarget = async (target: MonitorTarget): Promise<void> => {
+    if (target.type === 'search') {
+      const result = check.targetResults.find((entry) => entry.targetId === target.id);
+      if (result?.type !== 'search') return;
+      const search = {
+        ...engine,
+        store: records.store,
+        providers: context.searchProviders ?? [],
+      };
+      const { errors, warnings: notes } = await runSearchTarget(
+        { records, search, llm: context.llm, stage, record },
+        monitor,
+        check,
+        target,
+        result,
+      );
+      searchCredits += result.searchCredits + result.judgeCredits;
+      targetErrors.push(...errors);
+      warnings.push(...notes);
+      return;
+    }
     const comparison = comparisonOf(target.scrapeOptions);
     if (target.type === 'scrape') {
       const options = pageOptions(target.scrapeOptions, comparison);
@@ -500,7 +525,7 @@ export async function runCheck(
     final.status = 'completed';
   }
   if (warnings.length > 0) final.warning = warnings.join(' ');
-  final.actualCredits = scrapedPagesCredits(monitor, scrapedPages);
+  final.actualCredits = scrapedPagesCredits(monitor, scrapedPages) + searchCredits;
   // Saving the final record is the commit point; the promotion after it can be redone.
   await save(final);
   if (ranToEnd) await baselines.commit(monitor.id, check.id);
@@ -528,7 +553,9 @@ function scrapedPagesCredits(monitor: Monitor, pages: number): number {
   const rate = Math.max(
     1,
     ...monitor.targets.map((target) =>
-      creditsPerPage(comparisonOf(target.scrapeOptions as ScrapeOptions | undefined)),
+      target.type === 'search'
+        ? 1
+        : creditsPerPage(comparisonOf(target.scrapeOptions as ScrapeOptions | undefined)),
     ),
   );
   return pages * rate;

@@ -23,6 +23,7 @@ import {
 import type { Fetcher } from '../interfaces/fetcher.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { Notifier } from '../interfaces/notifier.ts';
+import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
 import { parseOrThrow } from '../internal/zod.ts';
@@ -34,7 +35,9 @@ import {
   checkPagesSchema,
   monitorCreateSchema,
   monitorListSchema,
+  monitorSearchTargetSchema,
   monitorUpdateSchema,
+  searchTargetGoalProblem,
   type CheckListOptions,
   type CheckPagesOptions,
   type MonitorCreateInput,
@@ -43,6 +46,7 @@ import {
   type MonitorUpdateInput,
 } from './options.ts';
 import { MonitorRecords, type MonitorRecord } from './records.ts';
+import { pendingSearchResult } from './search-target.ts';
 import { nextRunOf, resolveSchedule, runsPerMonth, type MonitorSchedule } from './schedule.ts';
 import type {
   Monitor,
@@ -77,6 +81,11 @@ export interface MonitorServiceOptions {
   fetchers?: readonly Fetcher[];
   /** Judges changes against goals and extracts JSON; without one, judging uses keywords. */
   llm?: LlmProvider;
+  /**
+   * Web search providers of search targets (SearXNG …); the store's built-in index is always
+   * searched when the store keeps one.
+   */
+  searchProviders?: readonly SearchProvider[];
   /** Where events go (the webhook notifier, e-mail …). */
   notifiers?: readonly Notifier[];
   /** Credits of checks; unset: checks are free. */
@@ -160,6 +169,7 @@ export class MonitorService {
     const createdAt = now.toISOString();
     const team = scope.team ?? 'default';
     const goal = parsed.goal ?? null;
+    requireSearchGoal({ targets, goal, judgeEnabled: parsed.judgeEnabled });
     const record: MonitorRecord = {
       id,
       name: parsed.name,
@@ -228,6 +238,7 @@ export class MonitorService {
         if (parsed.judgeEnabled === undefined && parsed.goal?.trim()) record.judgeEnabled = true;
       }
       if (parsed.judgeEnabled !== undefined) record.judgeEnabled = parsed.judgeEnabled;
+      requireSearchGoal(record);
       if (parsed.schedule !== undefined) {
         record.schedule = this.#schedule(parsed.schedule, now);
         if (record.status === 'active')
@@ -410,6 +421,8 @@ export class MonitorService {
   #targets(inputs: readonly MonitorTargetInput[]): MonitorTarget[] {
     return inputs.map((input, index) => {
       const path = ['targets', index];
+      const id = input.id ?? crypto.randomUUID();
+      if (input.type === 'search') return this.#searchTarget(input, id, path);
       const scrapeOptions = input.scrapeOptions as ScrapeOptions | undefined;
       // Checks across fields (changeTracking needs markdown, waitFor ≤ timeout / 2).
       if (scrapeOptions)
@@ -424,7 +437,6 @@ export class MonitorService {
           },
         );
       }
-      const id = input.id ?? crypto.randomUUID();
       if (input.type === 'scrape') {
         const urls = input.urls ?? (input.url !== undefined ? [input.url] : []);
         const checked = urls.map((url) => parseTargetUrl(url).href);
@@ -446,6 +458,30 @@ export class MonitorService {
     });
   }
 
+  /** A search target as stored. @throws NOT_CONFIGURED when nothing could answer its queries */
+  #searchTarget(
+    input: Extract<MonitorTargetInput, { type: 'search' }>,
+    id: string,
+    path: (string | number)[],
+  ): MonitorTarget {
+    if (!this.#options.store.searchIndex && !this.#options.searchProviders?.length) {
+      throw new NotConfiguredError(
+        'Search targets need something to search: this store keeps no search index (use the SQLite store) and no web search provider is configured (TRAWL_SEARXNG_URL).',
+        { details: [{ path, message: 'no search provider' }] },
+      );
+    }
+    const parsed = parseOrThrow(monitorSearchTargetSchema, input, path.join('.'));
+    return {
+      id,
+      type: 'search',
+      queries: parsed.queries,
+      searchWindow: parsed.searchWindow,
+      maxResults: parsed.maxResults,
+      ...(parsed.includeDomains ? { includeDomains: parsed.includeDomains } : {}),
+      ...(parsed.excludeDomains ? { excludeDomains: parsed.excludeDomains } : {}),
+    };
+  }
+
   /**
    * Credits a month of checks costs: runs in the next 30 days × pages of every target × credits
    * per page (5 with a JSON extraction). A crawl target counts the pages its last check reached;
@@ -455,6 +491,11 @@ export class MonitorService {
     const runs = runsPerMonth(record.schedule);
     let perRun = 0;
     for (const target of record.targets) {
+      // A search target costs a credit per query (its results are not scraped).
+      if (target.type === 'search') {
+        perRun += target.queries.length;
+        continue;
+      }
       const rate = creditsPerPage(comparisonOf(target.scrapeOptions));
       const pages =
         target.type === 'scrape'
@@ -511,7 +552,9 @@ export class MonitorService {
       targetResults: record.targets.map((target) =>
         target.type === 'scrape'
           ? { targetId: target.id, type: 'scrape', expectedJobs: [] }
-          : { targetId: target.id, type: 'crawl', crawlId: '' },
+          : target.type === 'search'
+            ? pendingSearchResult(target.id)
+            : { targetId: target.id, type: 'crawl', crawlId: '' },
       ),
       notificationStatus: {},
       error: null,
@@ -577,6 +620,9 @@ export class MonitorService {
             config: this.#config,
             ...(this.#options.fetchers ? { fetchers: this.#options.fetchers } : {}),
             ...(this.#options.llm ? { llm: this.#options.llm } : {}),
+            ...(this.#options.searchProviders
+              ? { searchProviders: this.#options.searchProviders }
+              : {}),
             notifiers: this.#notifiers,
             signal,
             warn: (message) => this.#warn(message),
@@ -847,3 +893,10 @@ function heapPop(heap: Due[]): Due | undefined {
 }
 
 export type { MonitorSchedule } from './schedule.ts';
+
+/** Search targets are judged against the goal: one is needed unless judging is off. @throws BAD_REQUEST */
+function requireSearchGoal(monitor: Parameters<typeof searchTargetGoalProblem>[0]): void {
+  const problem = searchTargetGoalProblem(monitor);
+  if (problem)
+    throw new ValidationError(problem, { details: [{ path: ['goal'], message: problem }] });
+}

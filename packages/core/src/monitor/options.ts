@@ -67,18 +67,59 @@ export const monitorCrawlTargetSchema = z.strictObject({
     .optional(),
 });
 
+/** How far back a search target looks, as the hosted service names it. */
+export const searchWindows = ['5m', '15m', '1h', '6h', '24h', '7d'] as const;
+
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9.-]+$/, 'expected a bare host name such as example.com')
+  .max(253);
+
+/**
+ * A target watching search results: each check runs the queries, and results not seen by an
+ * earlier check become its `new` pages. Its goal requirement spans fields of the monitor and
+ * is checked by the service (`searchTargetGoalProblem`).
+ */
+export const monitorSearchTargetSchema = z
+  .strictObject({
+    id: z.uuid().optional(),
+    type: z.literal('search'),
+    queries: z
+      .array(z.string().trim().min(1).max(256))
+      .min(1, 'a search target needs at least one query')
+      .max(12, 'a search target has at most 12 queries'),
+    searchWindow: z
+      .enum(searchWindows)
+      .default('24h')
+      .describe('How far back results are looked for. @default 24h'),
+    includeDomains: z.array(hostName).max(50).optional(),
+    excludeDomains: z.array(hostName).max(50).optional(),
+    maxResults: z.number().int().min(1).max(50).default(10).describe('Results per query.'),
+  })
+  .refine((target) => !(target.includeDomains?.length && target.excludeDomains?.length), {
+    message: 'give includeDomains or excludeDomains, not both',
+    path: ['includeDomains'],
+  });
+
 /** One target of a monitor. */
-export const monitorTargetSchema = z.discriminatedUnion(
-  'type',
-  [monitorScrapeTargetSchema, monitorCrawlTargetSchema],
-  {
-    // The hosted service also has search targets; say why they are refused here.
-    error: (issue) =>
-      (issue.input as { type?: unknown } | undefined)?.type === 'search'
-        ? "search targets are not supported: this Trawl has no search provider yet. Use 'scrape' or 'crawl' targets."
-        : undefined,
-  },
-);
+export const monitorTargetSchema = z.discriminatedUnion('type', [
+  monitorScrapeTargetSchema,
+  monitorCrawlTargetSchema,
+  monitorSearchTargetSchema,
+]);
+
+/** Why a monitor's search targets lack the goal they need, or undefined when they don't. */
+export function searchTargetGoalProblem(monitor: {
+  targets: readonly { type: string }[];
+  goal?: string | null | undefined;
+  judgeEnabled?: boolean | undefined;
+}): string | undefined {
+  if (monitor.judgeEnabled === false) return undefined;
+  if (!monitor.targets.some((target) => target.type === 'search')) return undefined;
+  return monitor.goal?.trim() ? undefined : 'A search target requires a non-empty goal';
+}
 
 const headerName = z
   .string()

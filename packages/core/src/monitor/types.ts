@@ -24,8 +24,20 @@ export interface MonitorCrawlTarget {
   scrapeOptions?: CrawlOptions['scrapeOptions'];
 }
 
+/** A target watching search results: results no earlier check saw are its `new` pages. */
+export interface MonitorSearchTarget {
+  id: string;
+  type: 'search';
+  queries: string[];
+  searchWindow: '5m' | '15m' | '1h' | '6h' | '24h' | '7d';
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  /** Results asked for per query. */
+  maxResults: number;
+}
+
 /** One target of a monitor, with its id. */
-export type MonitorTarget = MonitorScrapeTarget | MonitorCrawlTarget;
+export type MonitorTarget = MonitorScrapeTarget | MonitorCrawlTarget | MonitorSearchTarget;
 
 /** Where a monitor's events go. */
 export interface MonitorWebhook {
@@ -106,6 +118,24 @@ export type CheckTargetResult =
       crawlStatus?: string;
       /** The crawl stopped at its `limit`: pages it did not reach were not marked removed. */
       truncated?: boolean;
+    }
+  | {
+      targetId: string;
+      type: 'search';
+      /** Every query ran (a failing provider leaves it false). */
+      searchCompleted: boolean;
+      /** Distinct results of all queries this check. */
+      resultCount: number;
+      /** New results the judge found meaningful (every new result when judging is off). */
+      matches: number;
+      /** One line on what the target found. */
+      summary: string;
+      /** The LLM judge was not used (none configured, or it failed): keywords judged. */
+      judgeDegraded: boolean;
+      degradedReason: string | null;
+      searchCredits: number;
+      judgeCredits: number;
+      resultsJudged: number;
     };
 
 /** One check of a monitor. */

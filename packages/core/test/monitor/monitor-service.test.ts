@@ -214,7 +214,7 @@ describe('the monitor resource', () => {
       'notification',
       '',
     ],
-    [{ targets: [{ type: 'search', queries: ['x'] }] }, 'targets', 'no search provider'],
+    [{ targets: [{ type: 'search', queries: [] }] }, 'targets', 'at least one query'],
     [{ unknownField: 1 }, '', 'unknownField'],
   ])('refuses the update %j with a 400 naming %j', async (body, field, words) => {
     const monitor = await service.create(scrapeMonitor([page('a')]));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { parseArgs } from 'node:util';
 import {
   MonitorService,
+  SearxngProvider,
   SqliteStore,
   WebhookNotifier,
   WebhookSender,
@@ -141,6 +142,10 @@ export const monitorCommand: Command = {
       store,
       config: config.engine,
       ...(settings.llm ? { llm: settings.llm } : {}),
+      // Search targets search what the server's would: the index, and SearXNG when set.
+      ...(config.server.searxngUrl
+        ? { searchProviders: [new SearxngProvider({ url: config.server.searxngUrl })] }
+        : {}),
       // The same news as a check the server runs: the monitor's webhook, and e-mail when set up.
       notifiers: [
         new WebhookNotifier(

@@ -243,6 +243,7 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       webhooks,
       base,
       credits: ledger,
+      searchProviders: options.searchProviders ?? [],
       ...(options.monitors ? { settings: options.monitors } : {}),
       log: (message, error) => app.log.warn({ err: error }, message),
     });

@@ -22,6 +22,7 @@ import {
   type LlmProvider,
   type MonitorCredits,
   type Notifier,
+  type SearchProvider,
   type Store,
   type WebhookSender,
 } from '@trawl/core';
@@ -83,6 +84,8 @@ export interface MonitorRouteContext {
   config: EngineConfig;
   webhooks: WebhookSender;
   credits?: MonitorCredits;
+  /** Web search providers of search targets, the same as /v2/search's. */
+  searchProviders?: readonly SearchProvider[];
   settings?: MonitorServerSettings;
   base: (request: FastifyRequest) => string;
   log?: (message: string, error?: unknown) => void;
@@ -119,6 +122,7 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
     notifiers: [new WebhookNotifier(context.webhooks), ...(context.settings?.notifiers ?? [])],
     ...(context.settings?.llm ? { llm: context.settings.llm } : {}),
     ...(context.credits ? { credits: context.credits } : {}),
+    ...(context.searchProviders ? { searchProviders: context.searchProviders } : {}),
     ...(context.log ? { onWarning: context.log } : {}),
   });
   app.addHook('onReady', () => service.start());
