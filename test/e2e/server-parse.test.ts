@@ -84,7 +84,7 @@ describe('POST /v2/parse', () => {
       { formats: ['markdown'] },
     );
     expect(doc.markdown).toContain('| Vessel type | Registered | Active | Average length (m) |');
-    expect(doc.markdown).toMatch(/^\| - \| - \| - \| - \|$/m);
+    expect(doc.markdown).toMatch(/^\| --- \| --- \| --- \| --- \|$/m);
     expect(doc.markdown).toContain('| Trawler | 14 | 11 | 18.5 |');
     expect(doc.metadata).toMatchObject({ contentType: 'docx' });
   });

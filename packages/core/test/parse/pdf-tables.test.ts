@@ -60,8 +60,8 @@ describe('parse() of PDF tables', () => {
     expect(Number(doc.metadata.numPages)).toBeGreaterThan(1);
     const markdown = doc.markdown ?? '';
     // One delimiter row: one table, not one per page.
-    expect(markdown.split('\n').filter((line) => /^\| - \|/.test(line))).toHaveLength(1);
-    const table = markdown.slice(markdown.indexOf('| - |'), markdown.indexOf('End of list.'));
+    expect(markdown.split('\n').filter((line) => /^\| --- \|/.test(line))).toHaveLength(1);
+    const table = markdown.slice(markdown.indexOf('| --- |'), markdown.indexOf('End of list.'));
     for (const item of [2, 30, 45, 60, 90])
       expect(table).toContain(`| Item ${item} | ${item * 3} |`);
   });
