@@ -45,8 +45,11 @@ const strongWords = [
   'share',
   'sharing',
   'sharethis',
+  'sharedaddy',
+  'shariff',
   'social',
   'related',
+  'relatedposts',
   'recommended',
   'recommendations',
   'more-stories',
@@ -77,6 +80,7 @@ const strongWords = [
   'page-footer',
   'footer',
   'comments',
+  'commentlist',
   'comment-section',
   'comments-area',
   'comment-list',
@@ -157,8 +161,19 @@ function isBoilerplateElement(element: Element): boolean {
   }
   const role = element.attribs['role'];
   if (role && boilerplateRoles.has(role)) return true;
-  const names = idAndClass(element);
+  const names = furnitureNames(element);
   return names !== '' && boilerplatePattern.test(names) && !isInReviews(element);
+}
+
+/**
+ * The id and class words, with camelCase names split as hyphenated ones: `navBreadcrumbs` and
+ * `sectionRelated` say the same as `nav-breadcrumbs` and `section-related`.
+ */
+function furnitureNames(element: Element): string {
+  const id = element.attribs['id'];
+  const cls = element.attribs['class'];
+  if (!id && !cls) return '';
+  return `${id ?? ''} ${cls ?? ''}`.replace(/([a-z\d])([A-Z])/g, '$1-$2').toLowerCase();
 }
 
 /** Product reviews are content, even when the shop software files them as comments. */
