@@ -11,6 +11,7 @@ import {
   type Element,
   type ParentNode,
 } from '../dom.ts';
+import { isPhotoCredit } from './credits.ts';
 import type { TextStats } from './stats.ts';
 import { contains, headingTags, removeWhere, type Verdict } from './tree.ts';
 
@@ -202,7 +203,11 @@ export function removeBoilerplate(
       const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
       return isFurniture ? 'remove' : 'descend';
     }
-    if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
+    if (
+      isCopyrightLine(element, elementStats) ||
+      isActionLink(element, elementStats) ||
+      isPhotoCredit(element, elementStats)
+    ) {
       return 'remove';
     }
     if (!isBoilerplateElement(element)) return 'descend';
