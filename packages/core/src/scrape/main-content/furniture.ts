@@ -112,6 +112,11 @@ const strongWords = [
   'print-only',
   'edit-this-page',
   'app-promo',
+  'donate',
+  'donation',
+  'donations',
+  // WordPress's card for a link to another post, not a quote from it.
+  'wp-embedded-content',
   'download-app',
 ];
 const weakWords = [
