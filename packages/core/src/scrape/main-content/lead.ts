@@ -4,6 +4,7 @@
  * (`articleBody`) or by its prose leaves it outside, yet it is the first thing a reader reads.
  */
 import { isTag, type Element, type ParentNode } from '../dom.ts';
+import { furnitureNames } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
 import { contains } from './tree.ts';
 
@@ -48,6 +49,5 @@ function isLead(element: Element, stats: Map<Element, TextStats>, rootText: numb
   if (s.linkText > s.text * 0.3) return false;
   const itemprop = element.attribs['itemprop'];
   if (itemprop && leadItemprop.has(itemprop)) return true;
-  const names = `${element.attribs['id'] ?? ''} ${element.attribs['class'] ?? ''}`;
-  return leadName.test(names.replace(/([a-z\d])([A-Z])/g, '$1-$2').toLowerCase());
+  return leadName.test(furnitureNames(element));
 }

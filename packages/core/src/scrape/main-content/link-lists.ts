@@ -3,6 +3,7 @@
  * unless they are the content (the items of a listing).
  */
 import { isTag, type Element, type ParentNode } from '../dom.ts';
+import { furnitureNames } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
 import { contains, countHeadings, removeWhere, type Verdict } from './tree.ts';
 
@@ -40,8 +41,7 @@ function isTeaser(element: Element, stats: TextStats, rootText: number): boolean
   const links = stats.links + (element.name === 'a' ? 1 : 0);
   if (links === 0 || stats.linkText < stats.text * 0.3 || stats.text >= rootText * 0.2)
     return false;
-  const names = `${element.attribs['id'] ?? ''} ${element.attribs['class'] ?? ''}`;
-  return teaserName.test(names.replace(/([a-z\d])([A-Z])/g, '$1-$2').toLowerCase());
+  return teaserName.test(furnitureNames(element));
 }
 
 const linkListTags = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'p']);
