@@ -203,11 +203,12 @@ export function removeLabelledFurniture(
     // A heading titles the block it starts; a bold label in a card ("Most popular") titles
     // nothing, so a label only counts when a list of links follows it.
     const block = isHeading ? blockIntroducedBy(element, body) : element;
-    if (block !== element) {
-      if ((stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+    if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) {
+      blocks.add(block);
       return false;
     }
-    // A lone heading: what follows it, while it is a list of links, is what it announces.
+    // A lone heading, or one opening a block too large to go whole: what follows it, while it
+    // is a list of links, is what it announces.
     const announced: Element[] = [];
     for (let next = element.next; next && announced.length < 3; next = next.next) {
       if (!isTag(next)) continue;
