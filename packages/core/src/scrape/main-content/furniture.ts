@@ -11,6 +11,8 @@ import {
   type Element,
   type ParentNode,
 } from '../dom.ts';
+import { isPhotoCredit } from './credits.ts';
+import { furnitureNames, isFurnitureName } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
 import { contains, headingTags, removeWhere, type Verdict } from './tree.ts';
 
@@ -30,116 +32,6 @@ const boilerplateRoles = new Set([
   'tablist',
 ]);
 
-// Furniture by class or id, in two strengths. Strong words mark furniture wherever they stand in
-// a class name (`site-footer`, `share-buttons`, `cookie-banner`); weak words only as a whole class
-// token, because as part of a name they often label content (`posting-categories`, `toc-entry`).
-const strongWords = [
-  'cookies?',
-  'consent',
-  'gdpr',
-  'newsletter',
-  'subscribe',
-  'subscription',
-  'signup',
-  'sign-up',
-  'share',
-  'sharing',
-  'sharethis',
-  'social',
-  'related',
-  'recommended',
-  'recommendations',
-  'more-stories',
-  'most-popular',
-  'most-read',
-  'trending',
-  'promo',
-  'promotion',
-  'sponsor',
-  'sponsored',
-  'breadcrumbs?',
-  'sidebar',
-  'side-bar',
-  'widget-area',
-  'skip-link',
-  'skip-to-content',
-  'skiplink',
-  'navbar',
-  'nav',
-  'navigation',
-  'menu',
-  'mega-menu',
-  'masthead',
-  'site-header',
-  'site-footer',
-  'global-header',
-  'global-footer',
-  'page-footer',
-  'footer',
-  'comments',
-  'comment-section',
-  'comments-area',
-  'comment-list',
-  'comment-respond',
-  'disqus_thread',
-  'disqus',
-  'author-bio',
-  'byline',
-  'tagline',
-  'entry-meta',
-  'post-meta',
-  'article-meta',
-  'flat-list',
-  'signature',
-  'postprofile',
-  'poster-info',
-  'user-info',
-  'userinfo',
-  'author-box',
-  'about-author',
-  'pagination',
-  'post-navigation',
-  'outbrain',
-  'taboola',
-  'sr-only',
-  'visually-hidden',
-  'screen-reader-text',
-  'print-only',
-  'edit-this-page',
-  'app-promo',
-  'download-app',
-];
-const weakWords = [
-  'popular',
-  'author',
-  'buttons',
-  'score',
-  'expand',
-  'widget',
-  'widgets',
-  'respond',
-  'pager',
-  'toolbar',
-  'modal',
-  'popup',
-  'overlay',
-  'banner',
-  'toc',
-  'table-of-contents',
-  'edit-link',
-  'feedback',
-  'rating-widget',
-  'tags',
-  'tag-list',
-  'post-tags',
-  'meta-tags',
-  'categories',
-  'post-categories',
-];
-const boilerplatePattern = new RegExp(
-  `(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)|(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`,
-);
-
 /** A block holding at least this share of the page's text is content, whatever its name says. */
 const protectedShare = 0.4;
 
@@ -157,8 +49,8 @@ function isBoilerplateElement(element: Element): boolean {
   }
   const role = element.attribs['role'];
   if (role && boilerplateRoles.has(role)) return true;
-  const names = idAndClass(element);
-  return names !== '' && boilerplatePattern.test(names) && !isInReviews(element);
+  const names = furnitureNames(element);
+  return names !== '' && isFurnitureName(names) && !isInReviews(element);
 }
 
 /** Product reviews are content, even when the shop software files them as comments. */
@@ -187,7 +79,11 @@ export function removeBoilerplate(
       const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
       return isFurniture ? 'remove' : 'descend';
     }
-    if (isCopyrightLine(element, elementStats) || isActionLink(element, elementStats)) {
+    if (
+      isCopyrightLine(element, elementStats) ||
+      isActionLink(element, elementStats) ||
+      isPhotoCredit(element, elementStats)
+    ) {
       return 'remove';
     }
     if (!isBoilerplateElement(element)) return 'descend';
@@ -307,11 +203,12 @@ export function removeLabelledFurniture(
     // A heading titles the block it starts; a bold label in a card ("Most popular") titles
     // nothing, so a label only counts when a list of links follows it.
     const block = isHeading ? blockIntroducedBy(element, body) : element;
-    if (block !== element) {
-      if ((stats.get(block)?.text ?? 0) < pageText * 0.3) blocks.add(block);
+    if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) {
+      blocks.add(block);
       return false;
     }
-    // A lone heading: what follows it, while it is a list of links, is what it announces.
+    // A lone heading, or one opening a block too large to go whole: what follows it, while it
+    // is a list of links, is what it announces.
     const announced: Element[] = [];
     for (let next = element.next; next && announced.length < 3; next = next.next) {
       if (!isTag(next)) continue;

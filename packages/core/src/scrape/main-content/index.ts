@@ -20,7 +20,8 @@ import { isImplausible } from './plausibility.ts';
 import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength } from './stats.ts';
-import { contains, withHeading } from './tree.ts';
+import { findLead } from './lead.ts';
+import { contains, withLeading } from './tree.ts';
 
 /**
  * Reduces `body` to its main content, in place, and returns the element to convert, or
@@ -50,8 +51,11 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
 
-  const content =
-    heading && root !== body && !contains(root, heading) ? withHeading(root, heading) : root;
+  const leading: Element[] = [];
+  if (heading && root !== body && !contains(root, heading)) leading.push(heading);
+  const lead = root !== body ? findLead(root, stats, heading) : undefined;
+  if (lead) leading.push(lead);
+  const content = leading.length > 0 ? withLeading(root, leading) : root;
   return isImplausible(content, { prose: pageProse }) ? undefined : content;
 }
 

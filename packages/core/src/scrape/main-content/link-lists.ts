@@ -3,6 +3,7 @@
  * unless they are the content (the items of a listing).
  */
 import { isTag, type Element, type ParentNode } from '../dom.ts';
+import { furnitureNames } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
 import { contains, countHeadings, removeWhere, type Verdict } from './tree.ts';
 
@@ -28,6 +29,21 @@ function isRepeatedItem(element: Element): boolean {
   return false;
 }
 
+const teaserName = /(?:^|[\s_-])teaser(?:$|[\s_-]|\d)/;
+
+/**
+ * A teaser: a block named so whose link leads to another story ("ICE im S-Bahn-Takt", a card
+ * set in the body). A lone one inside an article points away from it; a listing's teasers come
+ * three or more in a row and are kept above as items of a collection.
+ */
+function isTeaser(element: Element, stats: TextStats, rootText: number): boolean {
+  // A teaser is often one big link: the <a> is the card.
+  const links = stats.links + (element.name === 'a' ? 1 : 0);
+  if (links === 0 || stats.linkText < stats.text * 0.3 || stats.text >= rootText * 0.2)
+    return false;
+  return teaserName.test(furnitureNames(element));
+}
+
 const linkListTags = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'p']);
 
 /**
@@ -45,6 +61,8 @@ export function pruneLinkLists(
     if (!elementStats) return 'descend';
     // Items of a collection are judged together, by their list: never one card at a time.
     if (isRepeatedItem(element)) return 'keep';
+    if (isTeaser(element, elementStats, rootText) && !(heading && contains(element, heading)))
+      return 'remove';
     if (!linkListTags.has(element.name)) return 'descend';
     if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
     if (heading && contains(element, heading)) return 'descend';

@@ -38,11 +38,11 @@ export function countHeadings(element: Element): number {
   return count;
 }
 
-/** A new container holding the heading (moved) followed by the root. */
-export function withHeading(root: ParentNode, heading: Element): ParentNode {
-  detach(heading);
+/** A new container holding the blocks (moved: the heading, a lead) followed by the root. */
+export function withLeading(root: ParentNode, blocks: readonly Element[]): ParentNode {
+  for (const block of blocks) detach(block);
   const container = new DomElement('div', {}, []);
-  const children: AnyNode[] = [heading, new DomText('\n'), root];
+  const children: AnyNode[] = [...blocks.flatMap((block) => [block, new DomText('\n')]), root];
   for (const child of children) {
     if (child === root && root.parent) detach(root);
     child.parent = container;
