@@ -49,6 +49,7 @@ export type {
   IndexStats,
 } from './interfaces/search-index.ts';
 export { SqliteSearchIndex } from './defaults/sqlite-search-index.ts';
+export { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from './search/index-query.ts';
 export { parse, parseOptionsSchema, maxParseBytes } from './parse/index.ts';
 export type { ParseOptions, ParseSettings } from './parse/index.ts';
 export { parseOrThrow } from './internal/zod.ts';

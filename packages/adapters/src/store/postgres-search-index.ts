@@ -8,7 +8,16 @@
  * any language are indexed alike, as SQLite's unicode61 tokenizer does.
  */
 import type { QueryResultRow } from 'pg';
-import type { IndexEntry, IndexHit, IndexQuery, IndexStats, SearchIndex } from '@trawl/core';
+import {
+  indexFilterClauses,
+  mergeWordPasses,
+  wantsAnyWordPass,
+  type IndexEntry,
+  type IndexHit,
+  type IndexQuery,
+  type IndexStats,
+  type SearchIndex,
+} from '@trawl/core';
 
 /** Runs one statement against the store's pool; failures are STORE_UNAVAILABLE already. */
 export type RunQuery = <R extends QueryResultRow>(
@@ -72,30 +81,15 @@ export class PostgresSearchIndex implements SearchIndex {
     // to_tsquery.
     const quoted = query.words.map((word) => `'${word}'`);
     const all = await this.#search(query, quoted.join(' & '), query.limit);
-    if (all.length >= query.limit || query.words.length === 1) return all;
-    const seen = new Set(all.map((hit) => hit.url));
+    if (!wantsAnyWordPass(query, all)) return all;
     const any = await this.#search(query, quoted.join(' | '), query.limit + all.length);
-    return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+    return mergeWordPasses(query, all, any);
   }
 
   async #search(query: IndexQuery, tsquery: string, limit: number): Promise<IndexHit[]> {
     const params: unknown[] = [tsquery];
-    const where = ['tsv @@ q'];
     const param = (value: unknown) => `$${params.push(value)}`;
-    const onDomain = (domain: string) =>
-      `(domain = ${param(domain)} OR domain LIKE ${param(`%.${domain}`)})`;
-    if (query.includeDomains?.length)
-      where.push(`(${query.includeDomains.map(onDomain).join(' OR ')})`);
-    for (const domain of query.excludeDomains ?? []) where.push(`NOT ${onDomain(domain)}`);
-    if (query.fetchedAfter !== undefined) where.push(`fetched_at >= ${param(query.fetchedAfter)}`);
-    if (query.fetchedBefore !== undefined)
-      where.push(`fetched_at <= ${param(query.fetchedBefore)}`);
-    if (query.language) {
-      const language = query.language.toLowerCase();
-      where.push(
-        `(language = '' OR language = ${param(language)} OR language LIKE ${param(`${language}-%`)})`,
-      );
-    }
+    const where = ['tsv @@ q', ...indexFilterClauses(query, param)];
     const rows = await this.#run<{
       url: string;
       title: string;

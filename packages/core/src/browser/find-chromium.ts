@@ -2,8 +2,8 @@
  * Finding a Chromium on the machine. Trawl never downloads a browser (issue 7): it uses the one
  * the operator installed, named in the configuration or found at the usual install paths.
  */
-import { accessSync, constants, statSync } from 'node:fs';
 import { NotConfiguredError } from '../errors.ts';
+import { findExecutable } from '../internal/find-executable.ts';
 
 /** Where Chromium or Chrome usually lives, most likely first (Debian's package first). */
 export const chromiumCandidates: readonly string[] = [
@@ -31,15 +31,6 @@ export interface ChromiumLookup {
   isExecutable?: (path: string) => boolean;
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The Chromium executable to launch. A configured path must exist: falling back to another
  * browser would hide a typo in the setting.
@@ -47,19 +38,21 @@ function isExecutableFile(path: string): boolean {
  * @throws NOT_CONFIGURED naming TRAWL_CHROMIUM_PATH when no browser is found
  */
 export function findChromium(lookup: ChromiumLookup = {}): string {
-  const isExecutable = lookup.isExecutable ?? isExecutableFile;
-  if (lookup.configuredPath) {
-    if (isExecutable(lookup.configuredPath)) return lookup.configuredPath;
-    throw new NotConfiguredError(
-      `${chromiumSettingName} (chromiumPath) is ${lookup.configuredPath}, which is not an executable file: point it at a Chromium or Chrome binary`,
-      { details: [{ path: ['chromiumPath'], message: 'not an executable file' }] },
-    );
-  }
-  const candidates = lookup.candidates ?? chromiumCandidates;
-  const found = candidates.find((path) => isExecutable(path));
-  if (found) return found;
-  throw new NotConfiguredError(
-    `No Chromium was found for the browser engine: install one (Debian: apt-get install chromium) or set ${chromiumSettingName} (chromiumPath in the engine config) to its executable. Looked at: ${candidates.join(', ') || 'no paths'}`,
-    { details: [{ path: ['chromiumPath'], message: 'no browser found' }] },
+  return findExecutable(
+    lookup.configuredPath,
+    lookup.candidates ?? chromiumCandidates,
+    {
+      badConfigured: (path) =>
+        new NotConfiguredError(
+          `${chromiumSettingName} (chromiumPath) is ${path}, which is not an executable file: point it at a Chromium or Chrome binary`,
+          { details: [{ path: ['chromiumPath'], message: 'not an executable file' }] },
+        ),
+      notFound: (looked) =>
+        new NotConfiguredError(
+          `No Chromium was found for the browser engine: install one (Debian: apt-get install chromium) or set ${chromiumSettingName} (chromiumPath in the engine config) to its executable. Looked at: ${looked.join(', ') || 'no paths'}`,
+          { details: [{ path: ['chromiumPath'], message: 'no browser found' }] },
+        ),
+    },
+    lookup.isExecutable,
   );
 }

@@ -12,6 +12,7 @@ import type {
   IndexStats,
   SearchIndex,
 } from '../interfaces/search-index.ts';
+import { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from '../search/index-query.ts';
 
 /** BM25 weights of the FTS columns: title, description, headings, body. */
 const weights = [10, 3, 5, 1] as const;
@@ -144,36 +145,25 @@ export class SqliteSearchIndex implements SearchIndex {
     this.flush();
     return settle(() => {
       const all = this.#search(query, ftsMatchOf(query.words, 'AND'), query.limit);
-      if (all.length >= query.limit || query.words.length === 1) return all;
-      const seen = new Set(all.map((hit) => hit.url));
+      if (!wantsAnyWordPass(query, all)) return all;
       const any = this.#search(query, ftsMatchOf(query.words, 'OR'), query.limit + all.length);
-      return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+      return mergeWordPasses(query, all, any);
     });
   }
 
   #search(query: IndexQuery, match: string, limit: number): IndexHit[] {
-    const where = ['search_text MATCH ?'];
     const parameters: (string | number)[] = [match];
-    const domainClause = (domain: string) => {
-      parameters.push(domain, `%.${domain}`);
-      return '(d.domain = ? OR d.domain LIKE ?)';
-    };
-    if (query.includeDomains?.length)
-      where.push(`(${query.includeDomains.map(domainClause).join(' OR ')})`);
-    for (const domain of query.excludeDomains ?? []) where.push(`NOT ${domainClause(domain)}`);
-    if (query.fetchedAfter !== undefined) {
-      where.push('d.fetched_at >= ?');
-      parameters.push(query.fetchedAfter);
-    }
-    if (query.fetchedBefore !== undefined) {
-      where.push('d.fetched_at <= ?');
-      parameters.push(query.fetchedBefore);
-    }
-    if (query.language) {
-      // Pages that declare no language are not excluded by a language they might well be in.
-      where.push("(d.language = '' OR d.language = ? OR d.language LIKE ?)");
-      parameters.push(query.language.toLowerCase(), `${query.language.toLowerCase()}-%`);
-    }
+    const where = [
+      'search_text MATCH ?',
+      ...indexFilterClauses(
+        query,
+        (value) => {
+          parameters.push(value);
+          return '?';
+        },
+        'd.',
+      ),
+    ];
     const sql = `
       SELECT d.url, d.language, d.fetched_at,
         search_text.title AS title, search_text.description AS description,

@@ -11,12 +11,13 @@
  * its whole process group when the deadline passes.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { NotConfiguredError, TimeoutError, ValidationError } from '../errors.ts';
+import { findExecutable } from '../internal/find-executable.ts';
 
 /** The legacy kinds, and the OOXML kind each becomes. */
 export const legacyTargets = { doc: 'docx', xls: 'xlsx', ppt: 'pptx' } as const;
@@ -36,15 +37,6 @@ export const sofficeCandidates: readonly string[] = [
 /** The setting that points at soffice, for error messages. */
 export const sofficeSettingName = 'TRAWL_SOFFICE_PATH';
 
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The soffice executable. A configured path must exist: falling back to another would hide a
  * typo in the setting.
@@ -55,17 +47,16 @@ export function findSoffice(
   configuredPath: string | undefined,
   candidates: readonly string[] = sofficeCandidates,
 ): string {
-  if (configuredPath) {
-    if (isExecutableFile(configuredPath)) return configuredPath;
-    throw new NotConfiguredError(
-      `${sofficeSettingName} (sofficePath) is ${configuredPath}, which is not an executable file: point it at LibreOffice's soffice`,
-    );
-  }
-  const found = candidates.find(isExecutableFile);
-  if (found) return found;
-  throw new NotConfiguredError(
-    `Legacy DOC, XLS and PPT files are converted by LibreOffice, which was not found: install it (Debian: apt-get install libreoffice-core-nogui) or set ${sofficeSettingName} (sofficePath) to its soffice executable. Looked at: ${candidates.join(', ')}`,
-  );
+  return findExecutable(configuredPath, candidates, {
+    badConfigured: (path) =>
+      new NotConfiguredError(
+        `${sofficeSettingName} (sofficePath) is ${path}, which is not an executable file: point it at LibreOffice's soffice`,
+      ),
+    notFound: (looked) =>
+      new NotConfiguredError(
+        `Legacy DOC, XLS and PPT files are converted by LibreOffice, which was not found: install it (Debian: apt-get install libreoffice-core-nogui) or set ${sofficeSettingName} (sofficePath) to its soffice executable. Looked at: ${looked.join(', ')}`,
+      ),
+  });
 }
 
 /** LibreOffice filter names of the conversions. */

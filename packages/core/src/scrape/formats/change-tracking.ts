@@ -18,7 +18,7 @@ import { compileSchema } from '../../llm/schema.ts';
 import { contentHash, gitDiff, jsonDiff, normaliseContent } from '../../monitor/diff.ts';
 import type { FormatSpec } from '../options.ts';
 import type { FormatHandler } from './index.ts';
-import { requireLlm, warnOf } from './llm-settings.ts';
+import { askForJson, requireLlm, warnOf } from './llm-settings.ts';
 
 /** The object form of the format, as the reference gives it. */
 const changeTrackingSchema = z.looseObject({
@@ -57,16 +57,7 @@ export const changeTrackingFormat: FormatHandler = {
     const settings = settingsOf(format);
     if (!runner || !settings.modes.includes('json')) return;
     try {
-      const answer = await runner.ask(
-        {
-          name: 'extraction',
-          instruction: settings.prompt
-            ? `Extract data from the page as JSON. ${settings.prompt}`
-            : 'Extract the main facts of the page as JSON matching the schema.',
-          schema: settings.schema ?? { type: 'object' },
-        },
-        text,
-      );
+      const answer = await askForJson(runner, text, settings);
       warnings.push(...answer.warnings);
       document.changeTracking = { [extractedKey]: answer.json ?? null };
     } catch (error) {

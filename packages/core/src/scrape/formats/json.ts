@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { compileSchema } from '../../llm/schema.ts';
 import type { FormatHandler } from './index.ts';
-import { maxPromptChars, readSettings, requireLlm, warnOf } from './llm-settings.ts';
+import { askForJson, maxPromptChars, readSettings, requireLlm, warnOf } from './llm-settings.ts';
 import { checkInjection } from './prompt-injection.ts';
 
 const settingsSchema = z.object({
@@ -15,9 +15,6 @@ const settingsSchema = z.object({
   prompt: z.string().max(maxPromptChars).optional(),
   checkPromptInjection: z.boolean().optional(),
 });
-
-/** Any JSON object, when only a prompt is given. */
-const anyObject = { type: 'object' };
 
 export const jsonFormat: FormatHandler = {
   ensureAvailable(format, services) {
@@ -29,16 +26,7 @@ export const jsonFormat: FormatHandler = {
     if (!runner) return;
     const settings = settingsSchema.parse(format);
     try {
-      const answer = await runner.ask(
-        {
-          name: 'extraction',
-          instruction: settings.prompt
-            ? `Extract data from the page as JSON. ${settings.prompt}`
-            : 'Extract the main facts of the page as JSON matching the schema.',
-          schema: settings.schema ?? anyObject,
-        },
-        text,
-      );
+      const answer = await askForJson(runner, text, settings);
       document.json = answer.json ?? null;
       warnings.push(...answer.warnings);
       if (settings.checkPromptInjection) {

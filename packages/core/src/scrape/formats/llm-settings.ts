@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { NotConfiguredError, ValidationError } from '../../errors.ts';
 import { zodIssuesToFieldIssues } from '../../internal/zod.ts';
+import type { LlmRunner, RunnerAnswer } from '../../llm/runner.ts';
 import type { FormatSpec } from '../options.ts';
 import type { FormatServices } from './index.ts';
 
@@ -45,4 +46,25 @@ export function requireLlm(format: string, services: FormatServices): void {
 /** Turns a model failure into a warning: the rest of the page is still returned. */
 export function warnOf(format: string, error: unknown): string {
   return `The '${format}' format could not be produced: ${(error as Error).message}`;
+}
+
+/**
+ * Asks the model for the page's data as JSON (the json format, and changeTracking's json mode):
+ * the schema when one is given, else any object, steered by the prompt when there is one.
+ */
+export function askForJson(
+  runner: LlmRunner,
+  text: string,
+  settings: { schema?: Record<string, unknown> | undefined; prompt?: string | undefined },
+): Promise<RunnerAnswer> {
+  return runner.ask(
+    {
+      name: 'extraction',
+      instruction: settings.prompt
+        ? `Extract data from the page as JSON. ${settings.prompt}`
+        : 'Extract the main facts of the page as JSON matching the schema.',
+      schema: settings.schema ?? { type: 'object' },
+    },
+    text,
+  );
 }
