@@ -56,6 +56,8 @@ const isMulti = (row: Row) =>
   !caption.test(row.line.text) &&
   !(row.chunks.length === 2 && listMarker.test(chunkText(row.chunks[0]!)));
 
+const isProseLine = (row: Row) => row.chunks.every((chunk) => chunk.words.length >= 5);
+
 /** Runs of lines that look like a table: mostly multi-chunk lines, close together. */
 function candidateRuns(rows: Row[]): Row[][] {
   const runs: Row[][] = [];
@@ -70,6 +72,10 @@ function candidateRuns(rows: Row[]): Row[][] {
     const previous = pending.at(-1) ?? run.at(-1);
     const gap = previous ? row.line.y - previous.line.y : 0;
     if (previous && gap > Math.max(row.line.size, previous.line.size) * 3) close();
+    // Body prose in columns below a table in smaller type: as many chunks per line as a row,
+    // but each a run of words in a larger size.
+    const sized = run.find(isMulti)?.line.size;
+    if (sized && row.line.size > sized * 1.15 && isProseLine(row)) close();
     if (isMulti(row)) {
       run.push(...pending, row);
       pending = [];
