@@ -139,6 +139,15 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     const vs = group.filter((segment) => segment.orientation === 'v');
     const ys = clusterPositions(hs.map((segment) => segment.at));
     const xs = clusterPositions(vs.map((segment) => segment.at));
+    // Grids open at the sides: row rules run past the outermost column rules, and the label
+    // column (or the last one) lies between a column rule and the rules' ends. Two rules must
+    // reach that far, so one long rule (a caption's underline) does not widen the grid.
+    if (hs.length >= 2 && xs.length >= 3) {
+      const froms = hs.map((segment) => segment.from).sort((a, b) => a - b);
+      const tos = hs.map((segment) => segment.to).sort((a, b) => b - a);
+      if (froms[1]! < xs[0]! - tolerance * 2) xs.unshift(froms[1]!);
+      if (tos[1]! > xs.at(-1)! + tolerance * 2) xs.push(tos[1]!);
+    }
     if (ys.length < 2 || xs.length < 2) continue;
     const rowCount = ys.length - 1;
     const columnCount = xs.length - 1;
