@@ -210,11 +210,13 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
       cells[0] === '' &&
       last[0] !== '' &&
       cells.every((cell, c) => cell === '' || last[c] !== '');
-    // A label wrapped onto a line of its own: the label above breaks mid-phrase.
+    // A label wrapped onto a line of its own: the label above breaks mid-phrase. A row with
+    // no label (a group title over the columns) has none to continue.
     const wrappedLabel =
       last &&
       tight &&
       cells[0] !== '' &&
+      last[0] !== '' &&
       cells.slice(1).every((cell) => cell === '') &&
       (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!));
     if (wrappedLabel) last[0] = `${last[0]} ${cells[0]}`;
