@@ -72,6 +72,11 @@ function candidateRuns(rows: Row[]): Row[][] {
     const previous = pending.at(-1) ?? run.at(-1);
     const gap = previous ? row.line.y - previous.line.y : 0;
     if (previous && gap > Math.max(row.line.size, previous.line.size) * 3) close();
+    // A caption or a source line ends a table: what follows is the next table or the text.
+    if (caption.test(row.line.text)) {
+      close();
+      continue;
+    }
     // Body prose in columns below a table in smaller type: as many chunks per line as a row,
     // but each a run of words in a larger size.
     const sized = run.find(isMulti)?.line.size;
