@@ -116,6 +116,28 @@ function textRows(cells: Word[][]): string[][] {
   return figures >= pieces.length * 0.5 ? split : [cells.map(cellText)];
 }
 
+/**
+ * Whether the words in a band hold columns of their own: most of its lines have a gap wider than
+ * a word space. Such a band beside the column rules is a part of the table set without rules.
+ */
+function severalColumns(words: Word[], left: number, right: number, top: number, bottom: number) {
+  const inside = words.filter(
+    (word) => word.left >= left && word.right <= right && word.y > top && word.y < bottom,
+  );
+  const lines = new Map<number, Word[]>();
+  for (const word of inside) {
+    const key = Math.round(word.y);
+    lines.set(key, [...(lines.get(key) ?? []), word]);
+  }
+  let split = 0;
+  for (const line of lines.values()) {
+    const sorted = line.sort((a, b) => a.left - b.left);
+    if (sorted.some((word, i) => i > 0 && word.left - sorted[i - 1]!.right > word.size * 0.9))
+      split++;
+  }
+  return lines.size > 0 && split > lines.size / 2;
+}
+
 function ruledTables(page: PageContent, words: Word[]): Table[] {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
@@ -145,8 +167,18 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     if (hs.length >= 2 && xs.length >= 3) {
       const froms = hs.map((segment) => segment.from).sort((a, b) => a - b);
       const tos = hs.map((segment) => segment.to).sort((a, b) => b - a);
-      if (froms[1]! < xs[0]! - tolerance * 2) xs.unshift(froms[1]!);
-      if (tos[1]! > xs.at(-1)! + tolerance * 2) xs.push(tos[1]!);
+      const top = ys[0]!;
+      const bottom = ys.at(-1)!;
+      if (
+        froms[1]! < xs[0]! - tolerance * 2 &&
+        !severalColumns(words, froms[1]!, xs[0]!, top, bottom)
+      )
+        xs.unshift(froms[1]!);
+      if (
+        tos[1]! > xs.at(-1)! + tolerance * 2 &&
+        !severalColumns(words, xs.at(-1)!, tos[1]!, top, bottom)
+      )
+        xs.push(tos[1]!);
     }
     if (ys.length < 2 || xs.length < 2) continue;
     const rowCount = ys.length - 1;
