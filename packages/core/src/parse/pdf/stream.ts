@@ -196,9 +196,27 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   const firstData = grid.findIndex((cells) => cells.slice(1).some((cell) => isFigure(cell)));
   const filled = (cells: string[]) => cells.flatMap((cell, c) => (cell ? [c] : []));
   const within = (a: number[], b: number[]) => a.every((c) => b.includes(c));
+  const labelOnly = (cells?: string[]) =>
+    cells !== undefined && cells[0] !== '' && cells.slice(1).every((cell) => cell === '');
   for (let i = 0; i < grid.length; i++) {
     const cells = grid[i]!;
     const last = out.at(-1);
+    // A label wrapped over two lines with the row's figures set on a line between them,
+    // centred on the cell: the three lines are one row (in the body: header lines are not).
+    const [middle, below] = [grid[i + 1], grid[i + 2]];
+    if (
+      i + 1 >= firstData &&
+      labelOnly(cells) &&
+      labelOnly(below) &&
+      middle?.[0] === '' &&
+      middle.slice(1).some((cell) => cell !== '') &&
+      rows[i + 2]!.line.y - rows[i]!.line.y <= size * 2.8
+    ) {
+      out.push([`${cells[0]} ${below![0]}`, ...middle.slice(1)]);
+      previous = rows[i + 2];
+      i += 2;
+      continue;
+    }
     const tight = previous && rows[i]!.line.y - previous.line.y <= size * 1.3;
     // A header cell wrapped over lines: tight lines, one's cells among the other's.
     if (last && tight && i < firstData) {
