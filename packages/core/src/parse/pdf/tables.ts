@@ -117,8 +117,8 @@ function textRows(cells: Word[][]): string[][] {
 }
 
 /**
- * Whether the words in a band hold columns of their own: most of its lines have a gap wider than
- * a word space. Such a band beside the column rules is a part of the table set without rules.
+ * Whether the words in a band hold columns of figures of their own: most of its lines have a gap
+ * wider than a word space before a figure (a gap after a bullet or in spaced text does not count). Such a band beside the column rules is a part of the table set without rules.
  */
 function severalColumns(words: Word[], left: number, right: number, top: number, bottom: number) {
   const inside = words.filter(
@@ -132,8 +132,9 @@ function severalColumns(words: Word[], left: number, right: number, top: number,
   let split = 0;
   for (const line of lines.values()) {
     const sorted = line.sort((a, b) => a.left - b.left);
-    if (sorted.some((word, i) => i > 0 && word.left - sorted[i - 1]!.right > word.size * 0.9))
-      split++;
+    const gapBefore = (word: Word, i: number) =>
+      i > 0 && word.left - sorted[i - 1]!.right > word.size * 0.9;
+    if (sorted.some((word, i) => gapBefore(word, i) && figure.test(word.text))) split++;
   }
   return lines.size > 0 && split > lines.size / 2;
 }
@@ -186,6 +187,11 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     // A lone framed box is a frame, not a table; rules that only frame rows (no inner column
     // rules) leave the columns to the text alignment of stream tables.
     if (rowCount * columnCount < 2 || columnCount === 1) continue;
+    // A ruled column whose lines hold columns of their own: the rules are the frame of a table
+    // set by alignment (a label column ruled off from its figures), left to stream tables.
+    const bands = xs.slice(1).map((right, c) => [xs[c]!, right] as const);
+    if (bands.some(([left, right]) => severalColumns(words, left, right, ys[0]!, ys.at(-1)!)))
+      continue;
     const box = { left: xs[0]!, right: xs.at(-1)!, top: ys[0]!, bottom: ys.at(-1)! };
     // Cells joined where the rule between them is missing.
     const owner = Array.from({ length: rowCount }, (_, r) =>
