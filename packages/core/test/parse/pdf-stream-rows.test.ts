@@ -1,6 +1,7 @@
 /**
  * Stream tables (no rules) as reports set them (issue 22): a label wrapped over two lines with
- * its row's figures on a line between them, and a source note that ends the table.
+ * its row's figures on a line between them, one wrapped with a hanging indent, and a source note
+ * that ends the table.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from '@trawl/core';
@@ -19,18 +20,23 @@ function report(): Uint8Array {
   row(684, ['Received by Attorneys', '', '', '']);
   row(670, ['Defendants Charged', '235', '259', '215']);
   row(656, ['Cases Charged', '173', '177', '168']);
-  ops.push(text(72, 640, 'Source: the district office.'));
-  row(626, ['3.1 Outlook', '', 'Next', '']);
-  row(612, ['The office expects', '', 'more cases', '']);
+  row(642, ['American Indian/Alaska', '77', '81', '95']);
+  ops.push(text(74, 633, 'Native'));
+  row(621, ['Asian', '12', '15', '9']);
+  ops.push(text(72, 604, 'Source: the district office.'));
+  row(590, ['3.1 Outlook', '', 'Next', '']);
+  row(576, ['The office expects', '', 'more cases', '']);
   return pdfOf(ops.join('\n'));
 }
 
 describe('parse() of PDF tables set without rules', () => {
-  it('joins a label wrapped around its figures and ends the table at its source note', async () => {
+  it('joins wrapped labels and ends the table at its source note', async () => {
     const doc = await parse(report(), { filename: 'report.pdf' });
     const markdown = doc.markdown ?? '';
     expect(markdown).toContain('| Investigative Matters Received by Attorneys | 285 | 402 | 387 |');
     expect(markdown).toContain('| Cases Charged | 173 | 177 | 168 |');
+    // A label wrapped with a hanging indent, its second line starting with a capital.
+    expect(markdown).toContain('| American Indian/Alaska Native | 77 | 81 | 95 |');
     expect(markdown).not.toMatch(/\| *Source/);
     expect(markdown).not.toMatch(/\| *3\.1 Outlook/);
   });

@@ -241,7 +241,7 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
       cells[0] !== '' &&
       last[0] !== '' &&
       cells.slice(1).every((cell) => cell === '') &&
-      (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!));
+      (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!) || hanging(rows[i]!, previous!));
     if (wrappedLabel) last[0] = `${last[0]} ${cells[0]}`;
     else if (continues) cells.forEach((cell, c) => cell && (last[c] = `${last[c]} ${cell}`));
     else out.push([...cells]);
@@ -249,6 +249,11 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   }
   return out;
 }
+
+/** A line set a little right of the label above it: the hanging indent of a wrapped label. */
+const hanging = (row: Row, above: Row) =>
+  row.line.left > above.line.left + row.line.size * 0.15 &&
+  row.line.left < above.line.left + row.line.size * 1.5;
 
 /** A cell's text without the dot leaders that run from a label to its figures. */
 const withoutLeaders = (text: string): string =>
