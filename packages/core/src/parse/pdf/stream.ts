@@ -56,6 +56,8 @@ const isMulti = (row: Row) =>
   !caption.test(row.line.text) &&
   !(row.chunks.length === 2 && listMarker.test(chunkText(row.chunks[0]!)));
 
+const isProseLine = (row: Row) => row.chunks.every((chunk) => chunk.words.length >= 5);
+
 /** Runs of lines that look like a table: mostly multi-chunk lines, close together. */
 function candidateRuns(rows: Row[]): Row[][] {
   const runs: Row[][] = [];
@@ -70,6 +72,15 @@ function candidateRuns(rows: Row[]): Row[][] {
     const previous = pending.at(-1) ?? run.at(-1);
     const gap = previous ? row.line.y - previous.line.y : 0;
     if (previous && gap > Math.max(row.line.size, previous.line.size) * 3) close();
+    // A caption or a source line ends a table: what follows is the next table or the text.
+    if (caption.test(row.line.text)) {
+      close();
+      continue;
+    }
+    // Body prose in columns below a table in smaller type: as many chunks per line as a row,
+    // but each a run of words in a larger size.
+    const sized = run.find(isMulti)?.line.size;
+    if (sized && row.line.size > sized * 1.15 && isProseLine(row)) close();
     if (isMulti(row)) {
       run.push(...pending, row);
       pending = [];
@@ -185,9 +196,27 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   const firstData = grid.findIndex((cells) => cells.slice(1).some((cell) => isFigure(cell)));
   const filled = (cells: string[]) => cells.flatMap((cell, c) => (cell ? [c] : []));
   const within = (a: number[], b: number[]) => a.every((c) => b.includes(c));
+  const labelOnly = (cells?: string[]) =>
+    cells !== undefined && cells[0] !== '' && cells.slice(1).every((cell) => cell === '');
   for (let i = 0; i < grid.length; i++) {
     const cells = grid[i]!;
     const last = out.at(-1);
+    // A label wrapped over two lines with the row's figures set on a line between them,
+    // centred on the cell: the three lines are one row (in the body: header lines are not).
+    const [middle, below] = [grid[i + 1], grid[i + 2]];
+    if (
+      i + 1 >= firstData &&
+      labelOnly(cells) &&
+      labelOnly(below) &&
+      middle?.[0] === '' &&
+      middle.slice(1).some((cell) => cell !== '') &&
+      rows[i + 2]!.line.y - rows[i]!.line.y <= size * 2.8
+    ) {
+      out.push([`${cells[0]} ${below![0]}`, ...middle.slice(1)]);
+      previous = rows[i + 2];
+      i += 2;
+      continue;
+    }
     const tight = previous && rows[i]!.line.y - previous.line.y <= size * 1.3;
     // A header cell wrapped over lines: tight lines, one's cells among the other's.
     if (last && tight && i < firstData) {
@@ -204,13 +233,15 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
       cells[0] === '' &&
       last[0] !== '' &&
       cells.every((cell, c) => cell === '' || last[c] !== '');
-    // A label wrapped onto a line of its own: the label above breaks mid-phrase.
+    // A label wrapped onto a line of its own: the label above breaks mid-phrase. A row with
+    // no label (a group title over the columns) has none to continue.
     const wrappedLabel =
       last &&
       tight &&
       cells[0] !== '' &&
+      last[0] !== '' &&
       cells.slice(1).every((cell) => cell === '') &&
-      (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!));
+      (/[/,-]$/.test(last[0]!) || /^\p{Ll}/u.test(cells[0]!) || hanging(rows[i]!, previous!));
     if (wrappedLabel) last[0] = `${last[0]} ${cells[0]}`;
     else if (continues) cells.forEach((cell, c) => cell && (last[c] = `${last[c]} ${cell}`));
     else out.push([...cells]);
@@ -218,6 +249,11 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   }
   return out;
 }
+
+/** A line set a little right of the label above it: the hanging indent of a wrapped label. */
+const hanging = (row: Row, above: Row) =>
+  row.line.left > above.line.left + row.line.size * 0.15 &&
+  row.line.left < above.line.left + row.line.size * 1.5;
 
 /** A cell's text without the dot leaders that run from a label to its figures. */
 const withoutLeaders = (text: string): string =>

@@ -116,6 +116,29 @@ function textRows(cells: Word[][]): string[][] {
   return figures >= pieces.length * 0.5 ? split : [cells.map(cellText)];
 }
 
+/**
+ * Whether the words in a band hold columns of figures of their own: most of its lines have a gap
+ * wider than a word space before a figure (a gap after a bullet or in spaced text does not count). Such a band beside the column rules is a part of the table set without rules.
+ */
+function severalColumns(words: Word[], left: number, right: number, top: number, bottom: number) {
+  const inside = words.filter(
+    (word) => word.left >= left && word.right <= right && word.y > top && word.y < bottom,
+  );
+  const lines = new Map<number, Word[]>();
+  for (const word of inside) {
+    const key = Math.round(word.y);
+    lines.set(key, [...(lines.get(key) ?? []), word]);
+  }
+  let split = 0;
+  for (const line of lines.values()) {
+    const sorted = line.sort((a, b) => a.left - b.left);
+    const gapBefore = (word: Word, i: number) =>
+      i > 0 && word.left - sorted[i - 1]!.right > word.size * 0.9;
+    if (sorted.some((word, i) => gapBefore(word, i) && figure.test(word.text))) split++;
+  }
+  return lines.size > 0 && split > lines.size / 2;
+}
+
 function ruledTables(page: PageContent, words: Word[]): Table[] {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
@@ -139,12 +162,36 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     const vs = group.filter((segment) => segment.orientation === 'v');
     const ys = clusterPositions(hs.map((segment) => segment.at));
     const xs = clusterPositions(vs.map((segment) => segment.at));
+    // Grids open at the sides: row rules run past the outermost column rules, and the label
+    // column (or the last one) lies between a column rule and the rules' ends. Two rules must
+    // reach that far, so one long rule (a caption's underline) does not widen the grid.
+    if (hs.length >= 2 && xs.length >= 3) {
+      const froms = hs.map((segment) => segment.from).sort((a, b) => a - b);
+      const tos = hs.map((segment) => segment.to).sort((a, b) => b - a);
+      const top = ys[0]!;
+      const bottom = ys.at(-1)!;
+      if (
+        froms[1]! < xs[0]! - tolerance * 2 &&
+        !severalColumns(words, froms[1]!, xs[0]!, top, bottom)
+      )
+        xs.unshift(froms[1]!);
+      if (
+        tos[1]! > xs.at(-1)! + tolerance * 2 &&
+        !severalColumns(words, xs.at(-1)!, tos[1]!, top, bottom)
+      )
+        xs.push(tos[1]!);
+    }
     if (ys.length < 2 || xs.length < 2) continue;
     const rowCount = ys.length - 1;
     const columnCount = xs.length - 1;
     // A lone framed box is a frame, not a table; rules that only frame rows (no inner column
     // rules) leave the columns to the text alignment of stream tables.
     if (rowCount * columnCount < 2 || columnCount === 1) continue;
+    // A ruled column whose lines hold columns of their own: the rules are the frame of a table
+    // set by alignment (a label column ruled off from its figures), left to stream tables.
+    const bands = xs.slice(1).map((right, c) => [xs[c]!, right] as const);
+    if (bands.some(([left, right]) => severalColumns(words, left, right, ys[0]!, ys.at(-1)!)))
+      continue;
     const box = { left: xs[0]!, right: xs.at(-1)!, top: ys[0]!, bottom: ys.at(-1)! };
     // Cells joined where the rule between them is missing.
     const owner = Array.from({ length: rowCount }, (_, r) =>

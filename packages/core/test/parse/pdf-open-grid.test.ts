@@ -1,0 +1,67 @@
+/**
+ * Ruled PDF tables whose rules do not give every column (issue 22). Open at the sides: every row
+ * ruled, inner column rules drawn, no frame at the left or right, so the label column and the
+ * last column lie outside the outermost column rules. Or one rule between labels and figures,
+ * the figure columns set by alignment inside one ruled cell per row.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse } from '@trawl/core';
+import { pdfOf } from './hand-pdf.ts';
+
+const rows = [
+  ['Country', 'GNP', 'People', 'Outlets'],
+  ['Germany', '27.5', '81.9', '415.3'],
+  ['France', '25.0', '58.1', '343.4'],
+  ['Italy', '19.0', '57.3', '627.2'],
+];
+const columnX = [75, 195, 295, 395];
+
+function openGrid(): Uint8Array {
+  const ops: string[] = ['BT /F1 10 Tf 72 740 Td (Retail outlets in three countries.) Tj ET'];
+  const top = 700;
+  rows.forEach((cells, r) =>
+    cells.forEach((cell, c) =>
+      ops.push(`BT /F1 10 Tf ${columnX[c]} ${top - 20 * r - 14} Td (${cell}) Tj ET`),
+    ),
+  );
+  // Row rules from the left edge to the right one; column rules only between columns.
+  for (let r = 0; r <= rows.length; r++) ops.push(`70 ${top - 20 * r} m 480 ${top - 20 * r} l S`);
+  for (const x of [180, 280, 380]) ops.push(`${x} ${top} m ${x} ${top - 20 * rows.length} l S`);
+  ops.push('BT /F1 10 Tf 72 560 Td (The figures are for 1995.) Tj ET');
+  return pdfOf(`0.5 w\n${ops.join('\n')}`);
+}
+
+describe('parse() of a PDF table ruled without a frame', () => {
+  it('keeps the label column and the last column in the table', async () => {
+    const doc = await parse(openGrid(), { filename: 'open-grid.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Country | GNP | People | Outlets |');
+    expect(markdown).toContain('| Germany | 27.5 | 81.9 | 415.3 |');
+    expect(markdown).toContain('| Italy | 19.0 | 57.3 | 627.2 |');
+  });
+
+  it('reads columns of figures inside one ruled column by their alignment', async () => {
+    // A frame and one column rule between the labels and the figures, rows ruled: the three
+    // figure columns share one ruled cell per row.
+    const ops = ['BT /F1 10 Tf 72 740 Td (Symptoms by how often they occur.) Tj ET'];
+    const figures = [
+      ['Symptom', 'Weekly', 'Monthly', 'Rarely'],
+      ['Headache', '239', '119', '128'],
+      ['Back-ache', '139', '126', '219'],
+      ['Sleep problems', '130', '48', '308'],
+    ];
+    const top = 700;
+    figures.forEach((cells, r) =>
+      cells.forEach((cell, c) =>
+        ops.push(`BT /F1 10 Tf ${[75, 200, 280, 360][c]} ${top - 20 * r - 14} Td (${cell}) Tj ET`),
+      ),
+    );
+    for (let r = 0; r <= figures.length; r++)
+      ops.push(`70 ${top - 20 * r} m 420 ${top - 20 * r} l S`);
+    for (const x of [70, 180, 420]) ops.push(`${x} ${top} m ${x} ${top - 20 * figures.length} l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'figures.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Headache | 239 | 119 | 128 |');
+    expect(markdown).toContain('| Sleep problems | 130 | 48 | 308 |');
+  });
+});
