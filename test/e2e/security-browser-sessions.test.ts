@@ -155,9 +155,14 @@ async function startInternalService(): Promise<InternalService> {
     res.end('<p>INTERNAL ADMIN PAGE</p>');
   });
   const service = { port: 0, connections: 0, close: async () => {} };
+  // Every contact counts: a new connection, and each request or WebSocket handshake, since
+  // Chromium may send a request over a socket it opened ahead of time (a preconnect).
   server.on('connection', () => service.connections++);
-  // A WebSocket handshake is counted by its connection; no need to answer it.
-  server.on('upgrade', (_req, socket) => socket.destroy());
+  server.on('request', () => service.connections++);
+  server.on('upgrade', (_req, socket) => {
+    service.connections++;
+    socket.destroy();
+  });
   server.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   service.port = (server.address() as AddressInfo).port;
