@@ -54,3 +54,60 @@ export const call = (...calls: FakeToolCall[]): FakeAnswer => ({ toolCalls: call
 export const use = (name: string, args: Record<string, unknown> | string): FakeAnswer => ({
   toolCalls: [{ name, arguments: args }],
 });
+
+/** A schema of products with a source per product. */
+export const productsSchema = {
+  type: 'object',
+  properties: {
+    products: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          price: { type: 'number' },
+          source: { type: 'string' },
+        },
+        required: ['name', 'price', 'source'],
+      },
+    },
+  },
+  required: ['products'],
+};
+
+/** What a page's scrape result says: its URL, its heading and its first price with pence. */
+export function factsOf(content: string) {
+  const url = /^URL: (.+)$/m.exec(content)?.[1] ?? '';
+  const name = /^# (.+)$/m.exec(content)?.[1] ?? '';
+  const price = Number(/[$£€]\s?(\d+\.\d{2})/.exec(content)?.[1] ?? NaN);
+  return { name, price, source: url };
+}
+
+/** The fixture shop's pages a shopper reads. */
+export const shopPages = ['trail-runner', 'cast-iron-skillet', 'linen-shirt'];
+
+/**
+ * A model that searches for a trail shoe, maps the shop the result is in, reads three of its
+ * pages (in one step) and answers with the name, price and URL of each, as read.
+ */
+export function shopper(request: ChatRequest): FakeAnswer {
+  const results = resultsOf(request);
+  const last = results.at(-1);
+  if (!last) return use('search', { query: 'trail running shoe' });
+  if (last.tool === 'search') {
+    const hit = /(http:\/\/[^\s]+\/shop\/[^\s]+\.html)/.exec(last.content)?.[1] ?? '';
+    return use('map', { url: new URL('/shop/', hit).href, limit: 20 });
+  }
+  if (last.tool === 'map') {
+    const urls = last.content.match(/http:\/\/\S+\/shop\/[a-z-]+\.html/g) ?? [];
+    return call(
+      ...urls
+        .filter((url) => shopPages.some((name) => url.includes(name)))
+        .map((url) => ({ name: 'scrape', arguments: { url } })),
+    );
+  }
+  const pages = results.filter(
+    (result) => result.tool === 'scrape' && result.content.startsWith('URL:'),
+  );
+  return use('finish', { answer: { products: pages.map((page) => factsOf(page.content)) } });
+}

@@ -19,11 +19,13 @@ import {
   type AgentTraceEvent,
 } from '@trawl/core';
 import {
+  factsOf,
   mustFinish,
+  productsSchema,
   resultsOf,
+  shopper,
   stepsSoFar,
   use,
-  call,
 } from '../../../../test/fakes/agent-model.ts';
 import {
   startFakeOpenAi,
@@ -60,57 +62,6 @@ afterAll(async () => {
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-const productsSchema = {
-  type: 'object',
-  properties: {
-    products: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          price: { type: 'number' },
-          source: { type: 'string' },
-        },
-        required: ['name', 'price', 'source'],
-      },
-    },
-  },
-  required: ['products'],
-};
-
-/** What a page's scrape result says: its heading and its first price with pence. */
-function factsOf(content: string) {
-  const url = /^URL: (.+)$/m.exec(content)?.[1] ?? '';
-  const name = /^# (.+)$/m.exec(content)?.[1] ?? '';
-  const price = Number(/[$£€]\s?(\d+\.\d{2})/.exec(content)?.[1] ?? NaN);
-  return { name, price, source: url };
-}
-
-/** A model that searches, maps the shop, reads three pages and answers from what it read. */
-function shopper(request: ChatRequest) {
-  const results = resultsOf(request);
-  const last = results.at(-1);
-  if (!last) return use('search', { query: 'trail running shoe' });
-  if (last.tool === 'search') {
-    const hit = /(http:\/\/[^\s]+\/shop\/[^\s]+\.html)/.exec(last.content)?.[1] ?? '';
-    return use('map', { url: new URL('/shop/', hit).href, limit: 20 });
-  }
-  if (last.tool === 'map') {
-    const urls = last.content.match(/http:\/\/\S+\/shop\/[a-z-]+\.html/g) ?? [];
-    const wanted = ['trail-runner', 'cast-iron-skillet', 'linen-shirt'];
-    return call(
-      ...urls
-        .filter((url) => wanted.some((name) => url.includes(name)))
-        .map((url) => ({ name: 'scrape', arguments: { url } })),
-    );
-  }
-  const pages = results.filter(
-    (result) => result.tool === 'scrape' && result.content.startsWith('URL:'),
-  );
-  return use('finish', { answer: { products: pages.map((page) => factsOf(page.content)) } });
-}
 
 const toolsRun = (trace: AgentTraceEvent[]) =>
   trace.flatMap((event) => (event.type === 'tool_call.finished' ? [event.toolName] : []));

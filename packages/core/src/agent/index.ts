@@ -4,7 +4,7 @@
  * the schema, within a step, page and credit budget, leaving a trace of every step.
  */
 import { parseOrThrow } from '../internal/zod.ts';
-import { NotConfiguredError } from '../errors.ts';
+import { NotConfiguredError, ValidationError } from '../errors.ts';
 import { compileSchema } from '../llm/schema.ts';
 import { runAgent } from './loop.ts';
 import { agentOptionsSchema, type AgentOptions, type ResolvedAgentOptions } from './options.ts';
@@ -22,8 +22,17 @@ export function prepareAgent(
 ): ResolvedAgentOptions {
   const resolved = parseOrThrow(agentOptionsSchema, options, 'agent request');
   if (resolved.schema) compileSchema(resolved.schema, ['schema']);
-  // Throws INVALID_URL naming a URL that is not one.
-  new UrlScope(resolved.urls);
+  for (const [index, url] of (resolved.urls ?? []).entries()) {
+    try {
+      new UrlScope([url]);
+    } catch (error) {
+      const message = (error as Error).message;
+      throw new ValidationError(`Invalid agent request at 'urls.${index}': ${message}`, {
+        code: 'INVALID_URL',
+        details: [{ path: ['urls', index], message }],
+      });
+    }
+  }
   if (!context.llm?.completeWithTools)
     throw new NotConfiguredError(
       context.llm

@@ -1,0 +1,191 @@
+/**
+ * The agent routes in the server (issue 20), built in-process: a request is refused at once
+ * without a model (501 naming the variables) or with bad input (400 naming the field); a run's
+ * webhooks go out in order with the agent events; its credits land in the ledger under its id and
+ * match what the status says; it leaves a job record; a cancel stops it mid-run.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { OpenAiLlmProvider } from '@trawl/adapters';
+import { MemoryStore, resolveEngineConfig, SqliteStore, type LedgerEntry } from '@trawl/core';
+import { ApiKeys, buildServer } from '@trawl/http';
+import { productsSchema, shopper, use } from '../../../test/fakes/agent-model.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/openai-server.ts';
+import {
+  startWebhookReceiver,
+  until,
+  type WebhookReceiver,
+} from '../../../test/fakes/webhook-receiver.ts';
+
+const site = inject('fixtureUrl');
+const auth = { authorization: 'Bearer key-a' };
+let fake: FakeOpenAi;
+let store: SqliteStore;
+let receiver: WebhookReceiver;
+let app: ReturnType<typeof buildServer>;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  receiver = await startWebhookReceiver(200);
+  store = new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'trawl-agent-routes-')), 'db') });
+  app = buildServer({
+    store,
+    config: resolveEngineConfig({ allowPrivateAddresses: true }),
+    keys: ApiKeys.parse('team-a:key-a'),
+    logLevel: 'silent',
+    llm: new OpenAiLlmProvider({ baseUrl: fake.baseUrl, model: 'fake-agent' }),
+    creditPrices: { search: 2, map: 3, scrape: 5 },
+  });
+  await app.ready();
+  // What the agent's search finds: pages scraped through this server.
+  for (const page of ['trail-runner', 'cast-iron-skillet', 'linen-shirt'])
+    await app.inject({
+      method: 'POST',
+      url: '/v2/scrape',
+      headers: auth,
+      payload: { url: `${site}/shop/${page}.html` },
+    });
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  receiver.received.length = 0;
+});
+afterAll(async () => {
+  await app.close();
+  await store.close();
+  await receiver.close();
+  await fake.close();
+});
+
+const start = (payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v2/agent', headers: auth, payload });
+const status = async (id: string) =>
+  (await app.inject({ url: `/v2/agent/${id}`, headers: auth })).json<Record<string, unknown>>();
+async function settled(id: string) {
+  let body = await status(id);
+  for (let i = 0; i < 300 && body['status'] === 'processing'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    body = await status(id);
+  }
+  return body;
+}
+
+describe('POST /v2/agent', () => {
+  it('is a 501 naming the variables, at once, when no model is configured', async () => {
+    const bare = buildServer({
+      store: new MemoryStore(),
+      config: resolveEngineConfig(),
+      keys: ApiKeys.parse('team-a:key-a'),
+      logLevel: 'silent',
+    });
+    const answer = await bare.inject({
+      method: 'POST',
+      url: '/v2/agent',
+      headers: auth,
+      payload: { prompt: 'Find the prices' },
+    });
+    await bare.close();
+    expect(answer.statusCode).toBe(501);
+    expect(answer.json()).toMatchObject({ success: false, code: 'NOT_CONFIGURED' });
+    expect(answer.json<{ error: string }>().error).toContain(
+      'TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL',
+    );
+  });
+
+  it.each([
+    ['prompt', { prompt: 'x'.repeat(10_001) }],
+    ['colour', { prompt: 'x', colour: 'red' }],
+    ['webhook', { prompt: 'x', webhook: { url: 'http://127.0.0.1:9/h', events: ['page'] } }],
+    ['urls', { prompt: 'x', urls: ['not a url at all'] }],
+  ])('is a 400 naming %s for a bad body', async (field, payload) => {
+    const answer = await start(payload);
+    expect(answer.statusCode).toBe(400);
+    expect(JSON.stringify(answer.json())).toContain(field);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('an agent run on the server', () => {
+  it('sends its webhooks in order, charges its credits under its id, and leaves a job record', async () => {
+    fake.respond = shopper;
+    const answer = await start({
+      prompt: 'The three products',
+      schema: productsSchema,
+      webhook: { url: receiver.url, metadata: { run: 'one' } },
+      origin: 'js-sdk@4.42.0',
+    });
+    expect(answer.statusCode).toBe(200);
+    const { id } = answer.json<{ id: string }>();
+    const final = await settled(id);
+    expect(final).toMatchObject({ status: 'completed', model: 'fake-agent' });
+    expect((final['data'] as { products: unknown[] }).products).toHaveLength(3);
+    await until(
+      () => receiver.received.at(-1)?.event === 'agent.completed',
+      5000,
+      'agent.completed',
+    );
+    expect(receiver.received.map((delivery) => delivery.event)).toEqual([
+      'agent.started',
+      'agent.action',
+      'agent.action',
+      'agent.action',
+      'agent.action',
+      'agent.action',
+      'agent.action',
+      'agent.completed',
+    ]);
+    const lines: LedgerEntry[] = [];
+    for await (const entry of app.ledger.entries('team-a'))
+      if (entry.jobId === id) lines.push(entry);
+    const by = Object.fromEntries(lines.map((line) => [line.endpoint, line.credits]));
+    // One search at 2, one map at 3, three pages at 5, and the tokens at 1 per started thousand.
+    expect(by).toMatchObject({ search: 2, map: 3, scrape: 15 });
+    expect(by['llm_tokens']).toBeGreaterThan(0);
+    expect(final['creditsUsed']).toBe(lines.reduce((sum, line) => sum + line.credits, 0));
+    expect(await app.records.get('team-a', id)).toMatchObject({
+      endpoint: 'agent',
+      status: 'completed',
+      creditsUsed: final['creditsUsed'],
+    });
+  });
+
+  it('stops when cancelled mid-run, and says so to its webhook', async () => {
+    fake.respond = () => ({ ...use('search', { query: 'shoe' }), delayMs: 100 });
+    const { id } = (
+      await start({ prompt: 'Anything', webhook: receiver.url, effort: 'high' })
+    ).json<{ id: string }>();
+    await until(() => fake.requests.length >= 2, 10_000, 'two model calls');
+    const cancel = await app.inject({ method: 'DELETE', url: `/v2/agent/${id}`, headers: auth });
+    expect(cancel.json()).toEqual({ success: true, status: 'cancelled' });
+    const asked = fake.requests.length;
+    await until(
+      () => receiver.received.at(-1)?.event === 'agent.cancelled',
+      5000,
+      'agent.cancelled',
+    );
+    expect((await status(id))['status']).toBe('cancelled');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.requests.length).toBeLessThanOrEqual(asked + 1);
+    const trace = (await app.inject({ url: `/v2/agent/${id}/trace`, headers: auth })).json<{
+      events: { type: string; outcome?: string }[];
+    }>();
+    expect(trace.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'cancelled' });
+    const again = await app.inject({ method: 'DELETE', url: `/v2/agent/${id}`, headers: auth });
+    expect(again.statusCode).toBe(200);
+  });
+
+  it('fails a run whose model never finishes, with the reason in the status and agent.failed', async () => {
+    fake.respond = () => use('search', { query: 'shoe' });
+    const { id } = (
+      await start({ prompt: 'Anything', effort: 'low', webhook: receiver.url })
+    ).json<{ id: string }>();
+    const final = await settled(id);
+    expect(final['status']).toBe('failed');
+    expect(final['error']).toContain('step budget (8 steps, effort low)');
+    await until(() => receiver.received.at(-1)?.event === 'agent.failed', 5000, 'agent.failed');
+    const done = await app.inject({ method: 'DELETE', url: `/v2/agent/${id}`, headers: auth });
+    expect(done.statusCode).toBe(409);
+  });
+});
