@@ -27,11 +27,7 @@ import {
   stepsSoFar,
   use,
 } from '../../../../test/fakes/agent-model.ts';
-import {
-  startFakeOpenAi,
-  type ChatRequest,
-  type FakeOpenAi,
-} from '../../../../test/fakes/openai-server.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../../test/fakes/openai-server.ts';
 
 const site = inject('fixtureUrl');
 const shop = ['trail-runner', 'cast-iron-skillet', 'linen-shirt'].map(
