@@ -25,8 +25,19 @@ function parsedOrEmpty(text: string): Record<string, unknown> {
 export function resultsOf(request: ChatRequest): SeenResult[] {
   const calls = new Map<string, { name: string; arguments: string }>();
   const results: SeenResult[] = [];
+  let lastAction: Record<string, unknown> = {};
   for (const message of request.messages) {
     for (const call of message.tool_calls ?? []) calls.set(call.id, call.function);
+    // Without native tool calling: the call is the assistant's JSON, its result a user message.
+    if (message.role === 'assistant' && !message.tool_calls)
+      lastAction = (parsedOrEmpty(message.content ?? '')['arguments'] ?? {}) as Record<
+        string,
+        unknown
+      >;
+    const asText = /^Result of the tool "([\w-]+)":\n([\s\S]*)$/.exec(
+      message.role === 'user' ? (message.content ?? '') : '',
+    );
+    if (asText) results.push({ tool: asText[1]!, arguments: lastAction, content: asText[2]! });
     if (message.role === 'tool' && message.tool_call_id) {
       const call = calls.get(message.tool_call_id);
       results.push({
@@ -110,4 +121,14 @@ export function shopper(request: ChatRequest): FakeAnswer {
     (result) => result.tool === 'scrape' && result.content.startsWith('URL:'),
   );
   return use('finish', { answer: { products: pages.map((page) => factsOf(page.content)) } });
+}
+
+/**
+ * The same model for an endpoint without tool calling: its first call written as the JSON
+ * action the engine's prompt asks for.
+ */
+export function asJsonAction(answer: FakeAnswer): FakeAnswer {
+  if (!('toolCalls' in answer)) return answer;
+  const [first] = answer.toolCalls;
+  return { content: JSON.stringify({ tool: first?.name, arguments: first?.arguments }) };
 }
