@@ -11,7 +11,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { OpenAiLlmProvider } from '@trawl/adapters';
 import { MemoryStore, resolveEngineConfig, SqliteStore, type LedgerEntry } from '@trawl/core';
 import { ApiKeys, buildServer } from '@trawl/http';
-import { productsSchema, shopper, use } from '../../../test/fakes/agent-model.ts';
+import {
+  factsOf,
+  mustFinish,
+  productsSchema,
+  resultsOf,
+  shopper,
+  use,
+} from '../../../test/fakes/agent-model.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/openai-server.ts';
 import {
   startWebhookReceiver,
@@ -187,5 +194,67 @@ describe('an agent run on the server', () => {
     await until(() => receiver.received.at(-1)?.event === 'agent.failed', 5000, 'agent.failed');
     const done = await app.inject({ method: 'DELETE', url: `/v2/agent/${id}`, headers: auth });
     expect(done.statusCode).toBe(409);
+  });
+
+  it('spends no more than maxCredits, nor than the team has left, by the ledger', async () => {
+    // A model that reads page after page, and answers only when made to.
+    fake.respond = (request) => {
+      const read = resultsOf(request).filter((result) => result.content.startsWith('URL:'));
+      if (mustFinish(request))
+        return use('finish', {
+          answer: { products: read.map((page) => factsOf(page.content)).slice(0, 1) },
+        });
+      const pages = ['trail-runner', 'cast-iron-skillet', 'linen-shirt'];
+      return use('scrape', { url: `${site}/shop/${pages[read.length % 3]}.html` });
+    };
+    const charged = async (server: ReturnType<typeof buildServer>, id: string) => {
+      let total = 0;
+      for await (const entry of server.ledger.entries('team-a'))
+        if (entry.jobId === id) total += entry.credits;
+      return total;
+    };
+    const { id } = (
+      await start({
+        prompt: 'Every product',
+        schema: productsSchema,
+        maxCredits: 40,
+        effort: 'high',
+      })
+    ).json<{ id: string }>();
+    const final = await settled(id);
+    expect(final).toMatchObject({ status: 'completed', partial: true });
+    expect(await charged(app, id)).toBe(final['creditsUsed']);
+    expect(final['creditsUsed']).toBeLessThanOrEqual(40);
+    expect(final['creditsUsed']).toBeGreaterThan(20);
+
+    const cappedStore = new SqliteStore({
+      path: join(mkdtempSync(join(tmpdir(), 'trawl-agent-cap-')), 'db'),
+    });
+    const capped = buildServer({
+      store: cappedStore,
+      config: resolveEngineConfig({ allowPrivateAddresses: true }),
+      keys: ApiKeys.parse('team-a:key-a'),
+      logLevel: 'silent',
+      llm: new OpenAiLlmProvider({ baseUrl: fake.baseUrl, model: 'fake-agent' }),
+      limits: { teamCredits: 25 },
+    });
+    const answer = await capped.inject({
+      method: 'POST',
+      url: '/v2/agent',
+      headers: auth,
+      payload: { prompt: 'Every product', schema: productsSchema, effort: 'high' },
+    });
+    const cappedId = answer.json<{ id: string }>().id;
+    let body: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i++) {
+      body = (await capped.inject({ url: `/v2/agent/${cappedId}`, headers: auth })).json();
+      if (body['status'] !== 'processing') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(body).toMatchObject({ status: 'completed', partial: true });
+    expect(await charged(capped, cappedId)).toBeLessThanOrEqual(25);
+    expect((await capped.ledger.usage('team-a')).remaining).toBeGreaterThanOrEqual(0);
+    await capped.close();
+    await cappedStore.close();
   });
 });
