@@ -158,6 +158,20 @@ describe('an agent run on the server', () => {
     });
   });
 
+  it('sends only the webhook events asked for', async () => {
+    fake.respond = shopper;
+    const { id } = (
+      await start({
+        prompt: 'The three products',
+        webhook: { url: receiver.url, events: ['completed', 'failed'] },
+      })
+    ).json<{ id: string }>();
+    expect((await settled(id))['status']).toBe('completed');
+    await until(() => receiver.received.length > 0, 5000, 'a delivery');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received.map((delivery) => delivery.event)).toEqual(['agent.completed']);
+  });
+
   it('stops when cancelled mid-run, and says so to its webhook', async () => {
     fake.respond = () => ({ ...use('search', { query: 'shoe' }), delayMs: 100 });
     const { id } = (

@@ -212,6 +212,10 @@ describe('agent()', () => {
       { llm, store, config },
     );
     expect(free.sources).toEqual([`${site}/docs/guide.html`, shop[1]]);
+    // Unconstrained, the URLs are where the model is told to start.
+    expect(fake.requests[0]!.body.messages[0]!.content).toContain(
+      `Start from these URLs: ${site}/shop/.`,
+    );
   });
 
   it('tells the model of an unknown tool, bad arguments and non-JSON arguments, and goes on', async () => {

@@ -252,7 +252,7 @@ class AgentRun {
       this.#throwIfCancelled();
       const outcome = await this.#runCall(call);
       if (outcome.ok || outcome.refused) validCalls += 1;
-      if (outcome.finish) return this.#complete_(outcome.finish.answer);
+      if (outcome.finish) return this.#succeed(outcome.finish.answer);
       if (outcome.exhausted && !this.#state.wrapUp) this.#state.wrapUp = outcome.exhausted;
     }
     if (wasWrappingUp) return this.#fail(this.#budgetMessage(), 'refused');
@@ -285,14 +285,8 @@ class AgentRun {
         ok: outcome.ok,
         summary: outcome.summary,
         pages: outcome.pages ?? [],
-        // Tokens as counted now, less the model step's own, which the step event shows.
-        credits:
-          creditsAfter.searches +
-          creditsAfter.maps +
-          creditsAfter.pages -
-          (creditsBefore.searches + creditsBefore.maps + creditsBefore.pages) +
-          creditsAfter.tokens -
-          creditsBefore.tokens,
+        // The tool's own: pages, searches, maps, and the tokens it used itself.
+        credits: creditsAfter.total - creditsBefore.total,
         tokens: {
           inputTokens: this.#state.usage.inputTokens - tokensBefore.inputTokens,
           outputTokens: this.#state.usage.outputTokens - tokensBefore.outputTokens,
@@ -368,7 +362,7 @@ class AgentRun {
     return undefined;
   }
 
-  async #complete_(answer: unknown): Promise<AgentResult> {
+  async #succeed(answer: unknown): Promise<AgentResult> {
     const partial = this.#state.wrapUp !== undefined;
     if (partial)
       this.#warnings.push(

@@ -50,20 +50,17 @@ export const finishTool: AgentTool<typeof args> = {
     },
     required: ['answer'],
   }),
-  async run(callArgs, env) {
+  run(callArgs, env) {
     const answer = answerOf(callArgs);
     const problem = answerProblems(answer, env.options.schema, env.citable);
-    if (problem)
-      return {
-        ok: false,
-        content: `The answer was not accepted: ${problem}. Fix it and call finish again.`,
-        summary: `answer refused: ${problem}`,
-      };
-    return Promise.resolve({
-      ok: true,
-      content: 'Answer accepted.',
-      summary: 'answer accepted',
-      finish: { answer },
-    });
+    return Promise.resolve(
+      problem
+        ? {
+            ok: false,
+            content: `The answer was not accepted: ${problem}. Fix it and call finish again.`,
+            summary: `answer refused: ${problem}`,
+          }
+        : { ok: true, content: 'Answer accepted.', summary: 'answer accepted', finish: { answer } },
+    );
   },
 };
