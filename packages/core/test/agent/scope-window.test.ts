@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LlmToolMessage } from '@trawl/core';
-import { UrlScope } from '../../src/agent/scope.ts';
-import { sourceFieldsOf, uncitedSources } from '../../src/agent/sources.ts';
-import { estimateConversationTokens, fitToContext } from '../../src/agent/window.ts';
+import { UrlScope } from '../../src/agent/scope.js';
+import { sourceFieldsOf, uncitedSources } from '../../src/agent/sources.js';
+import { estimateConversationTokens, fitToContext } from '../../src/agent/window.js';
 
 describe('UrlScope', () => {
   const scope = new UrlScope(['https://shop.example/catalog/', 'https://shop.example/about']);
