@@ -165,10 +165,11 @@ describe('agent()', () => {
     expect(result.credits.total).toBeLessThanOrEqual(maxCredits);
     expect(result.credits.pages).toBeGreaterThan(0);
     expect(result.warnings.join(' ')).toContain('partial');
-    expect(fake.requests.at(-1)!.body.tool_choice).toEqual({
-      type: 'function',
-      function: { name: 'finish' },
-    });
+    // The last call offers only finish, and requires it.
+    const last = fake.requests.at(-1)!.body;
+    expect(last.tool_choice).toBe('required');
+    expect(last.tools?.map((tool) => tool.function?.name)).toEqual(['finish']);
+    expect(fake.requests[0]!.body.tool_choice).toBe('auto');
     expect((result.data as { products: unknown[] }).products.length).toBeGreaterThan(0);
     // The same model without maxCredits reads on, past those credits.
     fake.requests.length = 0;

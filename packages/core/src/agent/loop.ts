@@ -31,8 +31,11 @@ import { estimateConversationTokens, fitToContext } from './window.ts';
 
 /** Steps in a row without a valid tool call before the run gives up on the model. */
 export const maxInvalidInARow = 5;
-/** Tokens a model answer may take (the finish call's answer included). */
-const outputTokens = 4096;
+/**
+ * Tokens a model answer may take (the finish call's answer included): a quarter of the context,
+ * at most 4,096, so a small local model keeps room for the conversation.
+ */
+const outputTokensOf = (contextTokens: number) => Math.min(4096, Math.floor(contextTokens / 4));
 
 /** Runs an agent to its end. @throws as `agent()` documents */
 export async function runAgent(
@@ -50,6 +53,7 @@ class AgentRun {
   readonly #trace: TraceRecorder;
   readonly #env: ToolEnv;
   readonly #contextTokens: number;
+  readonly #outputTokens: number;
   readonly #complete: (request: LlmToolRequest) => Promise<LlmToolResponse>;
   readonly #warnings: string[] = [];
 
@@ -62,6 +66,7 @@ class AgentRun {
     this.#complete = (request) => llm.completeWithTools!(request);
     const config = context.config ?? resolveEngineConfig();
     this.#contextTokens = config.llmContextTokens;
+    this.#outputTokens = outputTokensOf(config.llmContextTokens);
     const state = context.resume ?? initialState(llm.model, context.runId);
     if (context.resume && state.model !== llm.model)
       throw new ConflictError(
@@ -148,13 +153,13 @@ class AgentRun {
         this.#contextTokens,
         estimateConversationTokens(state.messages, toolText),
       );
-      return { tools, toolText, conversation, stepTokens: conversation + outputTokens };
+      return { tools, toolText, conversation, stepTokens: conversation + this.#outputTokens };
     };
     let planned = estimate();
     // The answer call after this step sees this conversation and about one more page.
     const pageTokens = Math.ceil((this.#env.maxPageChars / charsPerToken) * 1.34);
     this.#env.reserveTokens =
-      Math.min(this.#contextTokens, planned.conversation + pageTokens) + outputTokens;
+      Math.min(this.#contextTokens, planned.conversation + pageTokens) + this.#outputTokens;
     if (!state.wrapUp) {
       if (state.step >= this.#budget.limits.maxSteps - 1) state.wrapUp = 'steps';
       else if (!this.#budget.fits({ tokens: planned.stepTokens }, this.#env.reserveTokens))
@@ -218,12 +223,14 @@ class AgentRun {
     const request = (budgetTokens: number, keepLast: number): LlmToolRequest => ({
       messages: fitToContext(this.#state.messages, budgetTokens, toolText, keepLast),
       tools,
-      toolChoice: this.#state.wrapUp ? { name: 'finish' } : 'required',
-      maxTokens: outputTokens,
+      // `auto`, and `required` with only finish on offer, rather than `required` always and a
+      // named tool: llama.cpp's and older vLLM's servers refuse a named tool_choice.
+      toolChoice: this.#state.wrapUp ? 'required' : 'auto',
+      maxTokens: this.#outputTokens,
       temperature: 0,
       ...(this.#context.signal ? { signal: this.#context.signal } : {}),
     });
-    const room = this.#contextTokens - outputTokens;
+    const room = this.#contextTokens - this.#outputTokens;
     try {
       return await this.#complete(request(room, 2));
     } catch (error) {
