@@ -109,6 +109,54 @@ describe('agent()', () => {
     ]);
   });
 
+  it('reads data off pages with extract and with scrape given a schema, counting each page', async () => {
+    const priceSchema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, price: { type: 'number' } },
+    };
+    fake.respond = (request) => {
+      // The extractor's own questions: one page each, answered from the page text sent.
+      if (request.response_format) {
+        const page =
+          /<page>\n([\s\S]*)\n<\/page>/.exec(request.messages.at(-1)?.content ?? '')?.[1] ?? '';
+        const { name, price } = factsOf(`URL: x\n${page}`);
+        return { content: JSON.stringify({ name, price }) };
+      }
+      const results = resultsOf(request);
+      if (results.length === 0)
+        return use('extract', {
+          urls: [shop[0]!, shop[1]!],
+          prompt: 'name and price',
+          schema: priceSchema,
+        });
+      if (results.length === 1) return use('scrape', { url: shop[2]!, schema: priceSchema });
+      return use('finish', {
+        answer: {
+          extracted: JSON.parse(results[0]!.content) as unknown,
+          scraped: results[1]!.content,
+        },
+      });
+    };
+    const result = await agent({ prompt: 'Prices' }, { llm, store, config });
+    expect(result.status).toBe('completed');
+    const answer = result.data as {
+      extracted: { sources: Record<string, string[]> };
+      scraped: string;
+    };
+    expect(answer.extracted.sources['name']).toEqual([shop[0], shop[1]]);
+    expect(answer.scraped).toContain('{"name":"Washed Linen Shirt – Sand","price":68}');
+    expect(result.credits.pages).toBe(3);
+    expect(result.sources).toEqual([shop[0], shop[1], shop[2]]);
+    // The tools' own model calls count in the run's tokens and in the trace of their call.
+    const extractCall = result.trace.find(
+      (event) => event.type === 'tool_call.finished' && event.toolName === 'extract',
+    );
+    expect(extractCall).toMatchObject({ result: { ok: true, pages: [shop[0], shop[1]] } });
+    expect(
+      (extractCall as { result: { tokens: { inputTokens: number } } }).result.tokens.inputTokens,
+    ).toBeGreaterThan(0);
+  });
+
   it('refuses an answer citing a page it never read, and takes the corrected one', async () => {
     fake.respond = (request) => {
       const results = resultsOf(request);
