@@ -106,7 +106,9 @@ export function shopper(request: ChatRequest): FakeAnswer {
   const last = results.at(-1);
   if (!last) return use('search', { query: 'trail running shoe' });
   if (last.tool === 'search') {
-    const hit = /(http:\/\/[^\s]+\/shop\/[^\s]+\.html)/.exec(last.content)?.[1] ?? '';
+    const hit = /(http:\/\/[^\s]+\/shop\/[^\s]+\.html)/.exec(last.content)?.[1];
+    // Nothing found (an empty index): the honest answer is an empty list.
+    if (!hit) return use('finish', { answer: { products: [] } });
     return use('map', { url: new URL('/shop/', hit).href, limit: 20 });
   }
   if (last.tool === 'map') {

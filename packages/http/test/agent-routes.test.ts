@@ -271,4 +271,71 @@ describe('an agent run on the server', () => {
     await capped.close();
     await cappedStore.close();
   });
+
+  it('leaves runs processing at a shutdown; the next server resumes them, or fails them on another model', async () => {
+    const shared = new SqliteStore({
+      path: join(mkdtempSync(join(tmpdir(), 'trawl-agent-restart-')), 'db'),
+    });
+    const serverOn = (model: string) =>
+      buildServer({
+        store: shared,
+        config: resolveEngineConfig({ allowPrivateAddresses: true }),
+        keys: ApiKeys.parse('team-a:key-a'),
+        logLevel: 'silent',
+        llm: new OpenAiLlmProvider({ baseUrl: fake.baseUrl, model }),
+      });
+    const statusOn = async (server: ReturnType<typeof buildServer>, id: string) => {
+      let body: Record<string, unknown> = {};
+      for (const end = Date.now() + 20_000; Date.now() < end;) {
+        body = (await server.inject({ url: `/v2/agent/${id}`, headers: auth })).json();
+        if (body['status'] !== 'processing') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return body;
+    };
+    const runUntilShutdown = async () => {
+      const first = serverOn('fake-agent');
+      await first.ready();
+      for (const page of ['trail-runner', 'cast-iron-skillet', 'linen-shirt'])
+        await first.inject({
+          method: 'POST',
+          url: '/v2/scrape',
+          headers: auth,
+          payload: { url: `${site}/shop/${page}.html` },
+        });
+      fake.requests.length = 0;
+      fake.respond = (request) => ({ ...shopper(request), delayMs: 100 });
+      const { id } = (
+        await first.inject({
+          method: 'POST',
+          url: '/v2/agent',
+          headers: auth,
+          payload: { prompt: 'The three products', schema: productsSchema },
+        })
+      ).json<{ id: string }>();
+      await until(() => fake.requests.length >= 2, 10_000, 'two model calls');
+      await first.close();
+      return id;
+    };
+
+    const resumedId = await runUntilShutdown();
+    const again = serverOn('fake-agent');
+    fake.respond = shopper;
+    await again.ready();
+    const resumed = await statusOn(again, resumedId);
+    expect(resumed['status']).toBe('completed');
+    expect((resumed['data'] as { products: unknown[] }).products).toHaveLength(3);
+    await again.close();
+
+    const strandedId = await runUntilShutdown();
+    const other = serverOn('another-model');
+    await other.ready();
+    const failed = await statusOn(other, strandedId);
+    expect(failed['status']).toBe('failed');
+    expect(failed['error']).toContain(
+      "started with the model 'fake-agent' and the configured model is now 'another-model'",
+    );
+    await other.close();
+    await shared.close();
+  }, 60_000);
 });
