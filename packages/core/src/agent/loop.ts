@@ -54,6 +54,8 @@ class AgentRun {
   readonly #env: ToolEnv;
   readonly #contextTokens: number;
   readonly #outputTokens: number;
+  /** The tools as sent, for estimates of a call's size. */
+  readonly #toolText: string;
   readonly #complete: (request: LlmToolRequest) => Promise<LlmToolResponse>;
   readonly #warnings: string[] = [];
 
@@ -67,6 +69,7 @@ class AgentRun {
     const config = context.config ?? resolveEngineConfig();
     this.#contextTokens = config.llmContextTokens;
     this.#outputTokens = outputTokensOf(config.llmContextTokens);
+    this.#toolText = JSON.stringify(toolDefinitions(options));
     const state = context.resume ?? initialState(llm.model, context.runId);
     if (context.resume && state.model !== llm.model)
       throw new ConflictError(
@@ -156,10 +159,7 @@ class AgentRun {
       return { tools, toolText, conversation, stepTokens: conversation + this.#outputTokens };
     };
     let planned = estimate();
-    // The answer call after this step sees this conversation and about one more page.
-    const pageTokens = Math.ceil((this.#env.maxPageChars / charsPerToken) * 1.34);
-    this.#env.reserveTokens =
-      Math.min(this.#contextTokens, planned.conversation + pageTokens) + this.#outputTokens;
+    this.#updateReserve();
     if (!state.wrapUp) {
       if (state.step >= this.#budget.limits.maxSteps - 1) state.wrapUp = 'steps';
       else if (!this.#budget.fits({ tokens: planned.stepTokens }, this.#env.reserveTokens))
@@ -213,6 +213,17 @@ class AgentRun {
     });
     await this.#checkpoint();
     return undefined;
+  }
+
+  /**
+   * Tokens kept for the answer: the call that writes it sees the conversation as it is now and
+   * about one more page (cut to the context), and may answer at full length.
+   */
+  #updateReserve(): void {
+    const pageTokens = Math.ceil((this.#env.maxPageChars / charsPerToken) * 1.34);
+    const conversation = estimateConversationTokens(this.#state.messages, this.#toolText);
+    this.#env.reserveTokens =
+      Math.min(this.#contextTokens, conversation + pageTokens) + this.#outputTokens;
   }
 
   /** The model call; a conversation the endpoint finds too long is cut harder and sent again. */
@@ -280,6 +291,7 @@ class AgentRun {
       parameters: call.arguments ?? call.argumentsText,
       step: this.#state.step,
     });
+    this.#updateReserve();
     const outcome = await this.#outcomeOf(call);
     if (outcome.spend) this.#budget.spend(outcome.spend);
     const creditsAfter = this.#budget.credits();
