@@ -338,4 +338,29 @@ describe('an agent run on the server', () => {
     await other.close();
     await shared.close();
   }, 60_000);
+
+  it("lists a team's runs newest first, 50 a page, and the next page follows on", async () => {
+    fake.respond = () => use('finish', { answer: {} });
+    const listed = async (url: string) =>
+      (await app.inject({ url, headers: auth })).json<{
+        agents: { id: string; createdAt: string; status: string }[];
+        next?: string;
+      }>();
+    const before = (await listed('/v2/agent')).agents.length;
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++)
+      ids.push((await start({ prompt: `Run ${i}` })).json<{ id: string }>().id);
+    const first = await listed('/v2/agent');
+    expect(first.agents).toHaveLength(50);
+    expect(first.agents.slice(0, 52).map((item) => item.id)).toEqual(ids.slice(-50).reverse());
+    const next = new URL(first.next!);
+    const second = await listed(`${next.pathname}${next.search}`);
+    const all = [...first.agents, ...second.agents].map((item) => item.id);
+    expect(all).toHaveLength(before + 52);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.slice(50, 52)).toEqual(ids.slice(0, 2).reverse());
+    expect(
+      (await app.inject({ url: '/v2/agent?before=yesterday', headers: auth })).statusCode,
+    ).toBe(400);
+  });
 });

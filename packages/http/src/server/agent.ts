@@ -78,6 +78,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
   });
   app.addHook('onClose', () => jobs.close());
 
+  let lastCreatedMs = 0;
   const find = async (request: FastifyRequest<{ Params: { id: string } }>) =>
     uuidPattern.test(request.params.id) ? jobs.get(request.team, request.params.id) : undefined;
 
@@ -101,7 +102,8 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
     // No run may spend more than the team has left.
     if (remaining !== undefined)
       agentOptions.maxCredits = Math.min(agentOptions.maxCredits ?? remaining, remaining);
-    const now = Date.now();
+    // Distinct times, so a page of the list ending at one run (`before` is in ms) misses none.
+    const now = (lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1));
     const record: AgentRecord = {
       id: crypto.randomUUID(),
       team: request.team,
