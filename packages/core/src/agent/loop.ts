@@ -20,11 +20,11 @@ import type { LlmToolCall, LlmToolRequest, LlmToolResponse } from '../interfaces
 import { charsPerToken } from '../llm/chunk.ts';
 import { AgentBudget } from './budget.ts';
 import { budgetOf, type ResolvedAgentOptions } from './options.ts';
-import { systemPromptOf, wrapUpPrompt } from './prompt.ts';
-import { UrlScope } from './scope.ts';
+import { budgetSpentMessage, systemPromptOf, wrapUpPrompt } from './prompt.ts';
 import { initialState, type AgentContext, type AgentResult, type AgentState } from './state.ts';
 import { answerOf, answerProblems } from './tools/finish.ts';
 import { checkCall, toolDefinitions } from './tools/index.ts';
+import { toolEnvOf } from './tools/env.ts';
 import type { ToolEnv, ToolOutcome } from './tools/types.ts';
 import { traceError, TraceRecorder, type AgentTraceError } from './trace.ts';
 import { estimateConversationTokens, fitToContext } from './window.ts';
@@ -85,34 +85,7 @@ class AgentRun {
       state.usage,
     );
     this.#trace = new TraceRecorder(state.trace, state.runId, context.onEvent);
-    const scope = new UrlScope(options.strictConstrainToURLs ? options.urls : undefined);
-    // The tools get the engine's services without the agent's own hooks.
-    const {
-      llm: _llm,
-      onLlmUsage,
-      checkpoint: _c,
-      onEvent: _e,
-      resume: _r,
-      prices: _p,
-      runId: _i,
-      ...engine
-    } = context;
-    this.#env = {
-      options,
-      engine: { ...engine, config },
-      llm,
-      scope,
-      budget: this.#budget,
-      reserveTokens: 0,
-      pagesRead: state.pagesRead,
-      citable: new Set(state.citable),
-      onToolUsage: (usage) => {
-        this.#budget.use(usage);
-        onLlmUsage?.(usage);
-      },
-      // A page takes at most a third of the context, so a few stay in view together.
-      maxPageChars: Math.floor((config.llmContextTokens * charsPerToken) / 3),
-    };
+    this.#env = toolEnvOf(options, { ...context, llm }, config, this.#budget, state);
   }
 
   async run(): Promise<AgentResult> {
@@ -354,14 +327,7 @@ class AgentRun {
   }
 
   #budgetMessage(): string {
-    const { maxSteps, maxPages, maxCredits } = this.#budget.limits;
-    const effort = this.#options.effort ?? 'medium';
-    const which = {
-      steps: `its step budget (${maxSteps} steps, effort ${effort})`,
-      pages: `its page budget (${maxPages} pages, effort ${effort})`,
-      credits: `its credit budget (maxCredits ${maxCredits})`,
-    }[this.#state.wrapUp ?? 'steps'];
-    return `The agent reached ${which} and the model did not call finish with an answer.`;
+    return budgetSpentMessage(this.#state.wrapUp ?? 'steps', this.#budget.limits, this.#options);
   }
 
   async #invalid(reason: string): Promise<AgentResult | undefined> {

@@ -3,6 +3,7 @@
  * from or stay within, and where each fact's source URL goes. Page text reaches the model only
  * inside tool results, and the model is told it is data, never instructions.
  */
+import type { BudgetLimits } from './budget.ts';
 import { budgetOf, type ResolvedAgentOptions } from './options.ts';
 import type { UrlScope } from './scope.ts';
 import { sourceFieldsOf } from './sources.ts';
@@ -44,4 +45,19 @@ export function wrapUpPrompt(reason: 'steps' | 'pages' | 'credits'): string {
     credits: 'The credit budget (maxCredits) is nearly spent',
   }[reason];
   return `${what}. Call finish now with the data collected so far; no other tool will run.`;
+}
+
+/** Why a run failed when the model would not answer once a budget was spent. */
+export function budgetSpentMessage(
+  reason: 'steps' | 'pages' | 'credits',
+  { maxSteps, maxPages, maxCredits }: BudgetLimits,
+  options: ResolvedAgentOptions,
+): string {
+  const effort = options.effort ?? 'medium';
+  const which = {
+    steps: `its step budget (${maxSteps} steps, effort ${effort})`,
+    pages: `its page budget (${maxPages} pages, effort ${effort})`,
+    credits: `its credit budget (maxCredits ${maxCredits})`,
+  }[reason];
+  return `The agent reached ${which} and the model did not call finish with an answer.`;
 }
