@@ -157,6 +157,41 @@ describe('agent()', () => {
     ).toBeGreaterThan(0);
   });
 
+  it('keeps a long run within a small model context, cutting old results and cutting again when told', async () => {
+    const small = resolveEngineConfig({ llmContextTokens: 4096 });
+    fake.contextTokens = 3000;
+    fake.respond = (request) => {
+      const read = resultsOf(request).length;
+      return read < 5
+        ? use('scrape', { url: `${site}/large?kb=40&page=${read}` })
+        : use('finish', { answer: { pagesRead: read } });
+    };
+    try {
+      const result = await agent({ prompt: 'Read five long pages' }, { llm, store, config: small });
+      expect(result.status).toBe('completed');
+      expect(result.data).toEqual({ pagesRead: 5 });
+      // Each page is shown cut to a third of the context.
+      const shown = resultsOf(fake.requests.at(-1)!.body).at(-1)!.content;
+      expect(shown.length).toBeLessThan(6000);
+      expect(shown).toContain('more characters not shown');
+      const sizes = fake.requests.map((request) =>
+        request.body.messages.reduce((sum, message) => sum + (message.content ?? '').length, 0),
+      );
+      // The fake records the requests it refuses too: each one over its context is followed
+      // by the same step cut harder, which fits.
+      const refused = sizes.flatMap((size, index) => (size / 4 > 3000 ? [index] : []));
+      expect(refused.length).toBeGreaterThan(0);
+      for (const index of refused) expect(sizes[index + 1]! / 4).toBeLessThanOrEqual(3000);
+      expect(
+        resultsOf(fake.requests.at(-1)!.body).some((earlier) =>
+          earlier.content.startsWith('[Earlier result of scrape'),
+        ),
+      ).toBe(true);
+    } finally {
+      fake.contextTokens = undefined;
+    }
+  });
+
   it('refuses an answer citing a page it never read, and takes the corrected one', async () => {
     fake.respond = (request) => {
       const results = resultsOf(request);
