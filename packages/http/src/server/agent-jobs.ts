@@ -21,7 +21,7 @@ import {
   type SearchProvider,
   type Store,
 } from '@trawl/core';
-import type { TokenUsageBook } from './llm-usage.ts';
+import type { TokenMeter, TokenUsageBook } from './llm-usage.ts';
 import type { RequestRecords } from './records.ts';
 import type { WebhookConfig, WebhookSender } from './webhooks.ts';
 
@@ -177,43 +177,62 @@ export class AgentJobs {
       } catch (error) {
         const trawlError = toTrawlError(error);
         failure = `${trawlError.code}: ${trawlError.message}`;
-      } finally {
-        this.#running.delete(record.id);
       }
       // A shutdown leaves the run processing, with its state, for the next start.
-      if (this.#closing && record.status === 'processing' && abort.signal.aborted) return;
-      const spend = record.state?.spend ?? { searches: 0, maps: 0, pages: 0 };
-      let workCredits = 0;
-      for (const [endpoint, units] of [
-        ['search', spend.searches],
-        ['map', spend.maps],
-        ['scrape', spend.pages],
-      ] as const) {
-        const credits = ledger.cost(endpoint, units);
-        if (credits === 0) continue;
-        workCredits += credits;
-        await ledger
-          .debit(record.team, credits, { endpoint, jobId: record.id })
-          .catch((error: unknown) =>
-            this.#context.log(`agent ${record.id}: credits not charged`, error),
-          );
+      if (this.#closing && record.status === 'processing' && abort.signal.aborted) {
+        this.#running.delete(record.id);
+        return;
       }
-      const tokenCredits = await meter.settle().catch(() => 0);
-      record.creditsUsed = workCredits + tokenCredits;
-      if (record.status !== 'cancelled') {
-        if (result?.status === 'completed') {
-          record.status = 'completed';
-          record.data = result.data;
-          record.partial = result.partial;
-          if (result.warnings.length) record.warning = result.warnings.join(' ');
-        } else {
-          record.status = 'failed';
-          record.error = result?.error ?? failure ?? 'The agent run failed';
-        }
+      try {
+        await this.#settle(record, result, failure, meter);
+      } finally {
+        // Only now: until the end is stored, a DELETE sees the live record and its final status.
+        this.#running.delete(record.id);
       }
-      await this.#save(record);
       await this.#ended(record, result);
-    })();
+    })().catch((error: unknown) =>
+      this.#context.log(`agent ${record.id}: the end was not stored`, error),
+    );
+  }
+
+  /** Charges a run that ended and stores how it ended. */
+  async #settle(
+    record: AgentRecord,
+    result: AgentResult | undefined,
+    failure: string | undefined,
+    meter: TokenMeter,
+  ): Promise<void> {
+    const { ledger } = this.#context;
+    const spend = record.state?.spend ?? { searches: 0, maps: 0, pages: 0 };
+    let workCredits = 0;
+    for (const [endpoint, units] of [
+      ['search', spend.searches],
+      ['map', spend.maps],
+      ['scrape', spend.pages],
+    ] as const) {
+      const credits = ledger.cost(endpoint, units);
+      if (credits === 0) continue;
+      workCredits += credits;
+      await ledger
+        .debit(record.team, credits, { endpoint, jobId: record.id })
+        .catch((error: unknown) =>
+          this.#context.log(`agent ${record.id}: credits not charged`, error),
+        );
+    }
+    const tokenCredits = await meter.settle().catch(() => 0);
+    record.creditsUsed = workCredits + tokenCredits;
+    if (record.status !== 'cancelled') {
+      if (result?.status === 'completed') {
+        record.status = 'completed';
+        record.data = result.data;
+        record.partial = result.partial;
+        if (result.warnings.length) record.warning = result.warnings.join(' ');
+      } else {
+        record.status = 'failed';
+        record.error = result?.error ?? failure ?? 'The agent run failed';
+      }
+    }
+    await this.#save(record);
   }
 
   /** The record and webhook of a run that ended. */
