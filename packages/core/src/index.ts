@@ -288,3 +288,9 @@ export type {
 } from './browser/session-options.ts';
 export type { CdpPeer } from './browser/cdp-relay.ts';
 export { looksJsRendered } from './scrape/js-rendered.ts';
+export { agent, prepareAgent } from './agent/index.ts';
+export { agentOptionsSchema, agentOptionsShape, effortBudgets } from './agent/options.ts';
+export type { AgentOptions, ResolvedAgentOptions, AgentEffort } from './agent/options.ts';
+export type { AgentContext, AgentResult, AgentState } from './agent/state.ts';
+export type { AgentCredits, AgentSpend } from './agent/budget.ts';
+export type { AgentTraceEvent, AgentTraceError, ToolCallRecord } from './agent/trace.ts';

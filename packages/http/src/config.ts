@@ -343,6 +343,13 @@ export const configRows = [
       'Context window of the LLM in tokens: page text is cut to it, longer pages are chunked and merged (default 8192).',
   },
   {
+    key: 'llmToolCalls',
+    env: 'TRAWL_LLM_TOOL_CALLS',
+    schema: z.enum(['auto', 'native', 'json-action']).optional(),
+    description:
+      'How the agent offers tools to the model: `native` (the API\'s tool calling), `json-action` (a prompt asking for `{"tool", "arguments"}` JSON, for models without tool calling), or `auto` (default: native until the endpoint refuses `tools`).',
+  },
+  {
     key: 'llmDailyTokens',
     env: 'TRAWL_LLM_DAILY_TOKENS',
     schema: integerFromEnv.positive().optional(),
@@ -379,6 +386,7 @@ const serverKeys = [
   'llmBaseUrl',
   'llmModel',
   'llmApiKey',
+  'llmToolCalls',
   'llmDailyTokens',
   'searxngUrl',
 ] as const;
@@ -404,6 +412,7 @@ export interface ServerSettings {
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKey?: string;
+  llmToolCalls?: 'auto' | 'native' | 'json-action';
   llmDailyTokens?: number;
   searxngUrl?: string;
 }

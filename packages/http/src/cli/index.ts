@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
+import { agentCommand } from './agent.ts';
 import { UsageError } from './args.ts';
 import { batchCommand } from './batch.ts';
 import { crawlCommand } from './crawl.ts';
@@ -44,6 +45,7 @@ const commands: Command[] = [
   mapCommand,
   parseCommand,
   extractCommand,
+  agentCommand,
   serveCommand,
   monitorCommand,
   keysCommand,

@@ -40,6 +40,7 @@ import { searchRoutes } from './search.ts';
 import { webhookConfigOf, WebhookSender, type WebhookSettings } from './webhooks.ts';
 import { JobRegistry, jobRetentionMs, type JobOwner } from './jobs.ts';
 import { extractRoutes } from './extract.ts';
+import { agentRoutes } from './agent.ts';
 import { applyCrawlPrompt, crawlPromptRoutes } from './crawl-prompt.ts';
 
 /** The options a crawl's prompt turned into, by job id (the status answers them). */
@@ -228,6 +229,10 @@ export function buildServer(options: ServerOptions): FastifyInstance & {
       return { meter, context: llm ? { llm, store, config, onLlmUsage: meter.onLlmUsage } : {} };
     });
     extractRoutes(api, { store, config, llm, ledger, tokens, outOfCredits });
+    void api.register(agentRoutes, {
+      ...{ store, config, llm, ledger, tokens, records, webhooks, outOfCredits },
+      providers: options.searchProviders ?? [],
+    });
     feedbackRoutes(
       api,
       new FeedbackService({

@@ -45,6 +45,8 @@ export interface MonitorConfig {
   llmBaseUrl?: string;
   llmModel?: string;
   llmApiKey?: string;
+  /** How tools are offered to the model (the agent): native, JSON actions, or auto. */
+  llmToolCalls?: 'auto' | 'native' | 'json-action';
 }
 
 /**
@@ -64,6 +66,7 @@ export function monitorSettingsFrom(config: MonitorConfig): MonitorServerSetting
             model: config.llmModel,
             ...(config.llmBaseUrl ? { baseUrl: config.llmBaseUrl } : {}),
             ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
+            ...(config.llmToolCalls ? { toolCalls: config.llmToolCalls } : {}),
           }),
         }
       : {}),

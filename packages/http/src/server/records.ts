@@ -6,7 +6,8 @@
 import type { Store } from '@trawl/core';
 
 /** The endpoints that leave a record (feedback finds any of them by id, whatever the endpoint). */
-export type RecordedEndpoint = 'scrape' | 'map' | 'crawl' | 'batch_scrape' | 'parse' | 'search';
+export type RecordedEndpoint =
+  'scrape' | 'map' | 'crawl' | 'batch_scrape' | 'parse' | 'search' | 'agent';
 
 /** One request's record. */
 export interface RequestRecord {

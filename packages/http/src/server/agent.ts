@@ -1,0 +1,230 @@
+/**
+ * The agent routes (issue 20), as the SDK's `startAgent`, `getAgentStatus`, `agent` (its
+ * waiter), `cancelAgent`, `listAgents` and `getAgentTrace` call them: `POST /v2/agent`,
+ * `GET /v2/agent/{id}`, `DELETE /v2/agent/{id}`, `GET /v2/agent?before=`,
+ * `GET /v2/agent/{id}/trace`. A request is checked at once (bad options: 400; no model: 501,
+ * naming the variables), then the run goes on in the background as a stored job (agent-jobs.ts).
+ * A team sees only its own runs: another team's id answers 404, as an unknown one does.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  parseOrThrow,
+  prepareAgent,
+  ValidationError,
+  type AgentOptions,
+  type CreditLedger,
+  type EngineConfig,
+  type LlmProvider,
+  type SearchProvider,
+  type Store,
+} from '@trawl/core';
+import { z } from 'zod';
+import { AgentJobs, agentRetentionMs, type AgentRecord } from './agent-jobs.ts';
+import { refusal, type ErrorReply } from './errors.ts';
+import type { TokenUsageBook } from './llm-usage.ts';
+import type { RequestRecords } from './records.ts';
+import { wireFields } from './requests.ts';
+import { webhookConfigOf, type WebhookSender } from './webhooks.ts';
+
+/** What the agent routes are built from. */
+export interface AgentRouteOptions {
+  store: Store;
+  config: EngineConfig;
+  llm: LlmProvider | undefined;
+  ledger: CreditLedger;
+  tokens: TokenUsageBook;
+  records: RequestRecords;
+  webhooks: WebhookSender;
+  providers: readonly SearchProvider[];
+  outOfCredits: ErrorReply;
+}
+
+/** The fields of the body that are not the agent's options: its webhook and the wire fields. */
+const envelopeSchema = z.object({
+  webhook: z
+    .union([
+      z.url(),
+      z.strictObject({
+        url: z.url(),
+        headers: z.record(z.string(), z.string()).optional(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+        events: z
+          .array(z.enum(['started', 'action', 'completed', 'failed', 'cancelled']))
+          .optional(),
+      }),
+    ])
+    .optional(),
+  ...wireFields,
+});
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Runs per page of the list; `next` reads on. */
+const listPageSize = 50;
+const notFound = refusal(404, 'Agent job not found', 'NOT_FOUND');
+const send = (reply: FastifyReply, answer: ErrorReply) =>
+  reply.code(answer.status).send(answer.body);
+
+/** The agent routes, as a plugin registered inside the authenticated scope. */
+export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options) => {
+  const { llm, ledger, tokens } = options;
+  const jobs = new AgentJobs({
+    ...options,
+    log: (message, error) => app.log.error({ err: error }, message),
+  });
+  // Runs a stopped server left going continue once this one is ready.
+  app.addHook('onReady', async () => {
+    const resumed = await jobs.restore();
+    if (resumed.length > 0) app.log.info(`resumed ${resumed.length} agent run(s)`);
+  });
+  app.addHook('onClose', () => jobs.close());
+
+  let lastCreatedMs = 0;
+  const find = async (request: FastifyRequest<{ Params: { id: string } }>) =>
+    uuidPattern.test(request.params.id) ? jobs.get(request.team, request.params.id) : undefined;
+
+  app.post('/v2/agent', async (request, reply) => {
+    const {
+      webhook,
+      origin,
+      integration: _integration,
+      ...rest
+    } = parseOrThrow(envelopeSchema.loose(), request.body ?? {}, 'agent request');
+    const agentOptions = rest as AgentOptions;
+    // Checked before the job exists: a bad option or schema is a 400, no model a 501.
+    prepareAgent(agentOptions, llm ? { llm } : {});
+    const remaining = await ledger.remaining(request.team);
+    if (remaining !== undefined && remaining < 1) return send(reply, options.outOfCredits);
+    const capped = await tokens.refusal(request.team);
+    if (capped) {
+      void reply.header('retry-after', String(capped.retryAfterSeconds));
+      return send(reply, capped.answer);
+    }
+    // No run may spend more than the team has left.
+    if (remaining !== undefined)
+      agentOptions.maxCredits = Math.min(agentOptions.maxCredits ?? remaining, remaining);
+    // Distinct times, so a page of the list ending at one run (`before` is in ms) misses none.
+    const now = (lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1));
+    const record: AgentRecord = {
+      id: crypto.randomUUID(),
+      team: request.team,
+      status: 'processing',
+      options: agentOptions,
+      origin: origin ?? 'api',
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + agentRetentionMs).toISOString(),
+      model: llm!.model,
+      ...(webhook ? { webhook: agentWebhook(webhook) } : {}),
+    };
+    await jobs.start(record);
+    return { success: true, id: record.id };
+  });
+
+  app.get<{ Params: { id: string } }>('/v2/agent/:id', async (request, reply) => {
+    const record = await find(request);
+    if (!record) return send(reply, notFound);
+    return {
+      success: true,
+      id: record.id,
+      status: record.status,
+      data: record.data ?? null,
+      ...(record.partial ? { partial: true } : {}),
+      ...(record.warning ? { warning: record.warning } : {}),
+      ...(record.error ? { error: record.error } : {}),
+      expiresAt: record.expiresAt,
+      creditsUsed: record.creditsUsed ?? creditsSoFar(record),
+      model: record.model,
+      ...(record.options.model ? { requestedModel: record.options.model } : {}),
+      ...(record.options.effort ? { effort: record.options.effort } : {}),
+      steps: record.state?.step ?? 0,
+    };
+  });
+
+  app.delete<{ Params: { id: string } }>('/v2/agent/:id', async (request, reply) => {
+    const record = await find(request);
+    if (!record) return send(reply, notFound);
+    if (record.status === 'completed' || record.status === 'failed')
+      return send(reply, refusal(409, `The agent run is already ${record.status}`, 'CONFLICT'));
+    if (record.status === 'processing') await jobs.cancel(record);
+    return { success: true, status: 'cancelled' };
+  });
+
+  app.get<{ Querystring: { before?: string } }>('/v2/agent', async (request) => {
+    const before = beforeOf(request.query.before);
+    const page = await jobs.list(request.team, before, listPageSize + 1);
+    const shown = page.slice(0, listPageSize);
+    const last = shown.at(-1);
+    return {
+      success: true,
+      agents: shown.map(listItem),
+      ...(page.length > listPageSize && last
+        ? {
+            next: `${request.protocol}://${request.host}/v2/agent?before=${Date.parse(last.createdAt)}`,
+          }
+        : {}),
+    };
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { liveView?: string } }>(
+    '/v2/agent/:id/trace',
+    async (request, reply) => {
+      const record = await find(request);
+      if (!record) return send(reply, notFound);
+      return {
+        success: true,
+        id: record.id,
+        events: record.state?.trace ?? [],
+        creditsUsed: record.creditsUsed ?? creditsSoFar(record),
+        // The agent drives no browser session: there is never one to watch.
+        ...(request.query.liveView === 'true' ? { activeBrowserSessions: [] } : {}),
+      };
+    },
+  );
+  return Promise.resolve();
+};
+
+/** The agent webhook as the sender takes it; checked as the other jobs' webhooks are. */
+function agentWebhook(webhook: NonNullable<z.output<typeof envelopeSchema>['webhook']>) {
+  if (typeof webhook === 'string') return webhookConfigOf(webhook);
+  const { events, ...rest } = webhook;
+  return { ...webhookConfigOf(rest), events: events ?? [] };
+}
+
+/** Credits of a run still going: the last step's, before tokens are settled. */
+function creditsSoFar(record: AgentRecord): number {
+  const last = record.state?.trace.findLast((event) => event.type === 'progress.reported');
+  return last && 'creditsUsed' in last ? last.creditsUsed : 0;
+}
+
+/** `before`: a unix time in ms; unset: now. @throws BAD_REQUEST */
+function beforeOf(value: string | undefined): number {
+  if (value === undefined || value === '') return Date.now() + 1;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new ValidationError(
+      `Invalid query parameter 'before': expected a unix time in milliseconds (got '${value}')`,
+      {
+        details: [{ path: ['before'], message: 'expected a non-negative integer' }],
+      },
+    );
+  return number;
+}
+
+/** A run as the SDK's `AgentListItem`. */
+function listItem(record: AgentRecord) {
+  const { options } = record;
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    targetHint: options.urls?.[0] ?? options.prompt.slice(0, 100),
+    origin: record.origin,
+    settings: { hidden: false, starred: false },
+    status: record.status,
+    options: {
+      ...(options.urls ? { urls: options.urls } : {}),
+      prompt: options.prompt,
+      ...(options.schema ? { schema: options.schema } : {}),
+      model: options.model ?? record.model,
+      ...(options.effort ? { effort: options.effort } : {}),
+    },
+  };
+}
