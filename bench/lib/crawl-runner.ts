@@ -1,14 +1,21 @@
 /**
  * One crawler of the crawl benchmark, run in its own process so that its CPU time and peak RSS
- * are its own: `crawl-runner.ts <trawl|crawlee> <siteUrl> <pages>`. Prints one JSON line.
+ * are its own: `crawl-runner.ts <trawl|trawl-cli|crawlee> <siteUrl> <pages> [concurrency]`.
+ * Prints one JSON line.
  *
  * - trawl: `crawl()` with the embedded SQLite store, full documents (markdown, links, metadata).
+ * - trawl-cli: `trawl crawl <url> --limit <pages>` as a user runs it, JSON lines to a pipe read
+ *   at full speed; CPU and peak RSS are those of the CLI's whole process tree, not this runner.
  * - crawlee: a plain `CheerioCrawler` (same-hostname links) converting each page's body with
- *   turndown, keeping title, markdown and links — what a crawlee user would write.
+ *   turndown, keeping title, markdown and links — what a crawlee user would write — with its
+ *   concurrency pinned (`minConcurrency = maxConcurrency`): left to its autoscaler it idles at
+ *   15–19 pages/s on this machine with most of a core unused, which would flatter us.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { measureCommand } from './process-tree.ts';
 
 export interface RunnerResult {
   crawler: string;
@@ -17,10 +24,16 @@ export interface RunnerResult {
   cpuMs: number;
   peakRssMb: number;
   markdownBytes: number;
+  /** Distinct page URLs among the documents; equal to `pages` when no page came twice. */
+  distinctUrls: number;
+  /** crawlee's pinned concurrency; the CLI's when given. */
+  concurrency?: number;
 }
 
-const [crawler, siteUrl, pagesArg] = process.argv.slice(2);
+const [crawler, siteUrl, pagesArg, concurrencyArg] = process.argv.slice(2);
 const pages = Number(pagesArg);
+const concurrency = concurrencyArg ? Number(concurrencyArg) : undefined;
+const urls = new Set<string>();
 const scratch = mkdtempSync(join(tmpdir(), `trawl-bench-${crawler}-`));
 
 async function runTrawl(): Promise<{ count: number; bytes: number }> {
@@ -36,6 +49,7 @@ async function runTrawl(): Promise<{ count: number; bytes: number }> {
   for await (const document of job) {
     count += 1;
     bytes += document.markdown?.length ?? 0;
+    urls.add(document.metadata.url ?? document.metadata.sourceURL ?? '');
   }
   const summary = await job.done;
   if (summary.status !== 'completed')
@@ -54,8 +68,8 @@ async function runCrawlee(): Promise<{ count: number; bytes: number }> {
   const crawler = new CheerioCrawler(
     {
       maxRequestsPerCrawl: pages,
-      minConcurrency: 10,
-      maxConcurrency: 50,
+      minConcurrency: concurrency ?? 40,
+      maxConcurrency: concurrency ?? 40,
       maxRequestRetries: 1,
       async requestHandler({ $, request, enqueueLinks }) {
         const markdown = turndown.turndown($('body').html() ?? '');
@@ -65,6 +79,7 @@ async function runCrawlee(): Promise<{ count: number; bytes: number }> {
         const document = { url: request.loadedUrl, title: $('title').text(), markdown, links };
         count += 1;
         bytes += document.markdown.length;
+        urls.add(request.loadedUrl ?? request.url);
         await enqueueLinks({ strategy: 'same-hostname' });
       },
     },
@@ -74,17 +89,68 @@ async function runCrawlee(): Promise<{ count: number; bytes: number }> {
   return { count, bytes };
 }
 
-const started = performance.now();
-const cpuBefore = process.cpuUsage();
-const { count, bytes } = crawler === 'trawl' ? await runTrawl() : await runCrawlee();
-const cpu = process.cpuUsage(cpuBefore);
-const result: RunnerResult = {
-  crawler: crawler ?? '',
-  pages: count,
-  wallMs: Math.round(performance.now() - started),
-  cpuMs: Math.round((cpu.user + cpu.system) / 1000),
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-  markdownBytes: bytes,
-};
+/** `trawl crawl` in a process of its own, started the way `npm run trawl` starts it. */
+async function runTrawlCli(): Promise<RunnerResult> {
+  const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
+  let count = 0;
+  let bytes = 0;
+  const usage = await measureCommand(
+    [
+      process.execPath,
+      '--max-semi-space-size=8',
+      '--conditions=development',
+      '--experimental-strip-types',
+      bin,
+      'crawl',
+      `${siteUrl}/`,
+      '--limit',
+      String(pages),
+      '--quiet',
+      ...(concurrency ? ['--concurrency', String(concurrency)] : []),
+    ],
+    async (stdout) => {
+      for await (const line of createInterface({ input: stdout, crlfDelay: Infinity })) {
+        const document = JSON.parse(line) as {
+          markdown?: string;
+          metadata: { url?: string; sourceURL?: string };
+        };
+        count += 1;
+        bytes += document.markdown?.length ?? 0;
+        urls.add(document.metadata.url ?? document.metadata.sourceURL ?? '');
+      }
+    },
+    { env: { ...process.env, TRAWL_DATA_DIR: scratch } },
+  );
+  if (usage.exitCode !== 0) throw new Error(`trawl crawl exited with ${usage.exitCode}`);
+  return {
+    crawler: 'trawl-cli',
+    pages: count,
+    wallMs: usage.wallMs,
+    cpuMs: usage.cpuMs,
+    peakRssMb: usage.peakRssMb,
+    markdownBytes: bytes,
+    distinctUrls: urls.size,
+    ...(concurrency ? { concurrency } : {}),
+  };
+}
+
+async function runInProcess(): Promise<RunnerResult> {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const { count, bytes } = crawler === 'trawl' ? await runTrawl() : await runCrawlee();
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    crawler: crawler ?? '',
+    pages: count,
+    wallMs: Math.round(performance.now() - started),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    markdownBytes: bytes,
+    distinctUrls: urls.size,
+    ...(crawler === 'crawlee' ? { concurrency: concurrency ?? 40 } : {}),
+  };
+}
+
+const result = crawler === 'trawl-cli' ? await runTrawlCli() : await runInProcess();
 rmSync(scratch, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify(result)}\n`);
