@@ -18,6 +18,8 @@ export interface TextBlock {
   isHeading: boolean;
   /** Holds a copyright sign: a legal line, never an article's text. */
   hasCopyright: boolean;
+  /** Ends as a sentence does (`.`, `!`, `?`, `…`, a closing quote after one of them). */
+  endsSentence: boolean;
 }
 
 // Tags that start a new block; anything else is inline and joins the run it stands in.
@@ -73,6 +75,8 @@ interface Measure {
   length: number;
   linkLength: number;
   hasCopyright: boolean;
+  /** The last visible character seen, as a code. */
+  last: number;
 }
 
 function measureText(data: string, inLink: boolean, into: Measure): void {
@@ -86,6 +90,7 @@ function measureText(data: string, inLink: boolean, into: Measure): void {
       continue;
     }
     inSpace = false;
+    into.last = code;
     if (code === 0xa9) into.hasCopyright = true;
     length += code >= 0x2e80 && code <= 0x9fff ? cjkWeight : 1;
   }
@@ -100,6 +105,9 @@ function measureNode(node: AnyNode, inLink: boolean, into: Measure): void {
     for (const child of node.children) measureNode(child, linked, into);
   }
 }
+
+// . ! ? … and the full-width stops of CJK text.
+const sentenceEnds = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x3002, 0xff01, 0xff1f]);
 
 /** Elements that hold a block tag somewhere below them, found in one pass. */
 function findBlockBearers(root: ParentNode): Set<Element> {
@@ -125,7 +133,7 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
   let runInLink = false;
 
   const push = (nodes: AnyNode[], inLink: boolean, isHeading: boolean): void => {
-    const measure: Measure = { length: 0, linkLength: 0, hasCopyright: false };
+    const measure: Measure = { length: 0, linkLength: 0, hasCopyright: false, last: 0 };
     for (const node of nodes) measureNode(node, inLink, measure);
     if (measure.length === 0) return;
     blocks.push({
@@ -134,6 +142,7 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
       linkDensity: measure.linkLength / measure.length,
       isHeading,
       hasCopyright: measure.hasCopyright,
+      endsSentence: sentenceEnds.has(measure.last),
     });
   };
   const flush = (): void => {

@@ -74,6 +74,14 @@ export function classifyBlocks(blocks: readonly TextBlock[]): boolean[] {
       revised[index] = 'good';
     else revised[index] = 'bad';
   });
+  // A short sentence right after kept text closes it ("See you tomorrow.", a thank-you, an
+  // update note): jusText's edge rule would drop it with the footer lines that follow, which
+  // are labels and links rather than sentences.
+  for (let index = 1; index < blocks.length; index++) {
+    const isClosingLine =
+      initial[index] === 'short' && blocks[index]!.endsSentence && revised[index - 1] === 'good';
+    if (isClosingLine) revised[index] = 'good';
+  }
   // Middling paragraphs are good unless boilerplate stands on both sides.
   const final = [...revised];
   revised.forEach((verdict, index) => {
