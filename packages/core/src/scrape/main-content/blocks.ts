@@ -16,6 +16,8 @@ export interface TextBlock {
   /** The share of that inside links. */
   linkDensity: number;
   isHeading: boolean;
+  /** A `<pre>`: code or a transcript, content however short (a docs page's closing command). */
+  isCode: boolean;
   /** Holds a copyright sign: a legal line, never an article's text. */
   hasCopyright: boolean;
   /** Ends as a sentence does (`.`, `!`, `?`, `…`, a closing quote after one of them). */
@@ -132,7 +134,7 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
   let run: AnyNode[] = [];
   let runInLink = false;
 
-  const push = (nodes: AnyNode[], inLink: boolean, isHeading: boolean): void => {
+  const push = (nodes: AnyNode[], inLink: boolean, element?: Element): void => {
     const measure: Measure = { length: 0, linkLength: 0, hasCopyright: false, last: 0 };
     for (const node of nodes) measureNode(node, inLink, measure);
     if (measure.length === 0) return;
@@ -140,13 +142,14 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
       nodes,
       length: measure.length,
       linkDensity: measure.linkLength / measure.length,
-      isHeading,
+      isHeading: element !== undefined && headingTags.has(element.name),
+      isCode: element?.name === 'pre',
       hasCopyright: measure.hasCopyright,
       endsSentence: sentenceEnds.has(measure.last),
     });
   };
   const flush = (): void => {
-    if (run.length > 0) push(run, runInLink, false);
+    if (run.length > 0) push(run, runInLink);
     run = [];
   };
 
@@ -163,7 +166,7 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
       if (!bearers.has(child) || unitTags.has(child.name)) {
         if (isBlock) {
           flush();
-          push([child], inLink, headingTags.has(child.name));
+          push([child], inLink, child);
         } else {
           if (run.length === 0) runInLink = inLink;
           run.push(child);

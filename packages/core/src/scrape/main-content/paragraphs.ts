@@ -21,6 +21,8 @@ const headingReach = 200;
 
 function classify(block: TextBlock): Verdict {
   if (block.linkDensity > maxLinkDensity || block.hasCopyright) return 'bad';
+  // Length says nothing about code: a one-line command is as much content as a paragraph.
+  if (block.isCode) return block.length >= goodLength ? 'good' : 'neargood';
   if (block.length < shortLength) return 'short';
   return block.length >= goodLength ? 'good' : 'neargood';
 }
