@@ -46,19 +46,24 @@ interface PageScore extends Counts {
  * Bytes to text as a browser would without a Content-Type header: a BOM, else the <meta>
  * charset, else UTF-8 when the bytes are valid UTF-8, else windows-1252.
  */
-function decodePage(bytes: Buffer): string {
+export function decodePage(bytes: Buffer): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.toString('utf8');
   const head = bytes.subarray(0, 4096).toString('latin1');
   const declared = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1];
-  for (const label of [declared, 'utf-8']) {
-    if (!label) continue;
+  if (declared) {
     try {
-      return new TextDecoder(label, { fatal: true }).decode(bytes);
+      // A declared charset is trusted as browsers trust it: a stray invalid byte becomes U+FFFD
+      // rather than sending the whole page to windows-1252 (scrape's decode.ts does the same).
+      return new TextDecoder(declared).decode(bytes);
     } catch {
-      // an unknown label or bytes that are not in it: try the next guess
+      // an unknown label: guess as for an undeclared page
     }
   }
-  return new TextDecoder('windows-1252').decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }
 
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -98,10 +103,6 @@ function prf(c: Counts): string {
   const r = c.tp / (c.tp + c.fn);
   const f = (2 * c.tp) / (2 * c.tp + c.fp + c.fn);
   return `P ${p.toFixed(3)}  R ${r.toFixed(3)}  F1 ${f.toFixed(3)}`;
-}
-
-function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 type Extract = (html: string, url: string) => string;
@@ -266,10 +267,25 @@ export async function runRealContent(argv: string[]): Promise<number> {
       `${badDelimiters} with a cell shorter than --- (whole pages and main content)`,
   );
   // Slow pages are named even when held out: a timing says nothing about what the page holds.
-  const slowest = [...trawlScores].sort((a, b) => b.ms - a.ms).slice(0, 3);
-  const over = trawlScores.filter((s) => s.ms > 1000).length;
+  // CPU time is process-wide, so a garbage collection of another system's page can land in a
+  // Trawl page's figure: the slowest pages are timed again alone, and the fastest of 3 counts.
+  const slowest = [...trawlScores]
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 5)
+    .map((s) => {
+      const html = htmlOf(s.page);
+      let ms = s.ms;
+      for (let run = 0; run < 3; run++) ms = Math.min(ms, score(extract, s.page, html).ms);
+      return { file: s.page.file, first: s.ms, ms };
+    })
+    .sort((a, b) => b.ms - a.ms);
+  const over = slowest.filter((s) => s.ms > 1000).length;
   console.log(
-    `Slowest Trawl conversions (CPU time): ${slowest.map((s) => `${s.page.file} ${s.ms.toFixed(0)} ms`).join(', ')}; over 1 s: ${over}`,
+    `Slowest Trawl conversions (CPU time, best of 3 alone; first pass in brackets): ` +
+      `${slowest
+        .slice(0, 3)
+        .map((s) => `${s.file} ${s.ms.toFixed(0)} ms (${s.first.toFixed(0)})`)
+        .join(', ')}; over 1 s: ${over}`,
   );
 
   const worst = Number(values.worst);
@@ -301,19 +317,25 @@ export async function runRealContent(argv: string[]): Promise<number> {
     // One timed pass of each, same pages, same strings: Trawl's whole pipeline with main content
     // against turndown on the whole page (what people usually run).
     const htmls = pages.map((page) => ({ html: htmlOf(page), url: page.url }));
-    const time = (run: (html: string, url: string) => unknown): number => {
-      const start = nowMs();
+    // Both clocks: CPU time is what the conversion costs (the machine is shared, and wall time
+    // also counts the neighbours' jobs), wall time is what a user waits.
+    const time = (run: (html: string, url: string) => unknown): { cpu: number; wall: number } => {
+      const start = process.cpuUsage();
+      const wallStart = performance.now();
       for (const { html, url } of htmls) run(html, url);
-      return nowMs() - start;
+      const used = process.cpuUsage(start);
+      return { cpu: (used.user + used.system) / 1000, wall: performance.now() - wallStart };
     };
     const turndown = new TurndownService();
     const trawlMs = time(extract);
     const turndownMs = time((html) => turndown.turndown(html));
     const mbps = (ms: number): string => (bytes / 1e6 / (ms / 1000)).toFixed(1);
-    console.log(
-      `\nThroughput: Trawl ${mbps(trawlMs)} MB/s, turndown ${mbps(turndownMs)} MB/s ` +
-        `(${(turndownMs / trawlMs).toFixed(2)}×)`,
-    );
+    for (const clock of ['cpu', 'wall'] as const)
+      console.log(
+        `${clock === 'cpu' ? '\n' : ''}Throughput (${clock === 'cpu' ? 'CPU' : 'wall'} time): ` +
+          `Trawl ${mbps(trawlMs[clock])} MB/s, turndown ${mbps(turndownMs[clock])} MB/s ` +
+          `(${(turndownMs[clock] / trawlMs[clock]).toFixed(2)}×)`,
+      );
   }
   return 0;
 }

@@ -24,7 +24,10 @@ export type CorpusPart = 'dev' | 'heldout';
 export interface RealPage {
   /** The annotation's key: the page's URL, or a label such as `hard::file.html` for a few. */
   key: string;
-  /** A URL to resolve links against: the key when it is an http(s) URL, else a stand-in. */
+  /**
+   * The URL given to the extractor: the key as it is, as a user holding the page would pass it.
+   * About 40 keys are labels (`hard::…`) or mistyped URLs; htmlToDocument converts those too.
+   */
   url: string;
   /** The file name, unique in the set; the split hashes it. */
   file: string;
@@ -52,21 +55,6 @@ export function partOf(file: string): CorpusPart {
   return byte % heldOutShare === 0 ? 'heldout' : 'dev';
 }
 
-/**
- * About 40 annotation keys are labels (`hard::…`, `recall::…`) or mistyped URLs; those pages get
- * a stand-in URL on a reserved domain so that they are scored rather than rejected as bad input.
- */
-function urlFor(key: string, file: string): string {
-  if (/^https?:\/\/[^\s/]+/.test(key)) {
-    try {
-      return new URL(key).href;
-    } catch {
-      // fall through to the stand-in
-    }
-  }
-  return `https://corpus.invalid/${encodeURIComponent(file)}`;
-}
-
 /** Reads the re-created corpus; throws with the command to run when it is missing. */
 export function loadRealCorpus(dir = realCorpusDir): RealPage[] {
   const annotations = join(dir, 'tests/evaldata.json');
@@ -85,7 +73,7 @@ export function loadRealCorpus(dir = realCorpusDir): RealPage[] {
     if (!path) continue;
     pages.push({
       key,
-      url: urlFor(key, item.file),
+      url: key,
       file: item.file,
       path,
       with: item.with,

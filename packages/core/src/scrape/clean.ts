@@ -55,8 +55,11 @@ const adHosts =
 
 /** What `cleanHtml` needs to know. */
 export interface CleanOptions {
-  /** Base for relative URLs: `<base href>` or the page URL. */
-  baseUrl: string;
+  /**
+   * Base for relative URLs: `<base href>` or the page URL; undefined when there is none to
+   * resolve against (`htmlToDocument` given a label), and relative URLs stay as written.
+   */
+  baseUrl: string | undefined;
   blockAds: boolean;
   removeBase64Images: boolean;
   includeTags?: readonly string[] | undefined;
@@ -249,6 +252,17 @@ function isAdUrl(src: string | undefined): boolean {
   }
 }
 
+/**
+ * `href` made absolute against `base`; without a base, an absolute URL as it is and a relative
+ * one as written. Undefined for what no reader can follow (`javascript:`, unparseable).
+ */
+export function resolveUrl(href: string, base: string | undefined): string | undefined {
+  if (base !== undefined) return toAbsoluteUrl(href, base);
+  const trimmed = href.trim();
+  if (URL.canParse(trimmed)) return toAbsoluteUrl(trimmed, trimmed);
+  return trimmed === '' ? undefined : trimmed;
+}
+
 function resolveUrls(element: Element, options: CleanOptions): void {
   const attribs = element.attribs;
   if (element.name === 'a') {
@@ -259,7 +273,7 @@ function resolveUrls(element: Element, options: CleanOptions): void {
       return;
     }
     if (href !== undefined) {
-      const absolute = toAbsoluteUrl(href, options.baseUrl);
+      const absolute = resolveUrl(href, options.baseUrl);
       if (absolute) attribs['href'] = absolute;
       else delete attribs['href'];
     }
@@ -272,7 +286,7 @@ function resolveUrls(element: Element, options: CleanOptions): void {
       attribs['src'] = options.removeBase64Images ? base64ImagePlaceholder : src;
       return;
     }
-    const absolute = toAbsoluteUrl(src, options.baseUrl);
+    const absolute = resolveUrl(src, options.baseUrl);
     if (absolute) attribs['src'] = absolute;
     else delete attribs['src'];
   }

@@ -88,9 +88,14 @@ export function convertHtml(
 }
 
 const htmlToDocumentOptionsSchema = z.strictObject({
+  // Any non-empty string: HTML kept under a label (`hard::1`, a file name) still converts, and
+  // only a URL that can be a base resolves relative links.
   url: z
-    .url({ protocol: /^https?$/ })
-    .describe('The URL the HTML came from; resolves relative links.'),
+    .string()
+    .min(1)
+    .describe(
+      'The URL the HTML came from; resolves relative links. Not a URL: links stay as written.',
+    ),
   formats: scrapeOptionsShape.formats,
   onlyMainContent: scrapeOptionsShape.onlyMainContent,
   onlyCleanContent: scrapeOptionsShape.onlyCleanContent,
@@ -106,9 +111,11 @@ export type HtmlToDocumentOptions = z.input<typeof htmlToDocumentOptionsSchema>;
 
 /**
  * Converts HTML you already have into a Document, exactly as `scrape()` would convert the same
- * page. Metadata carries the page's own tags, and `url`/`sourceURL` are the given URL.
+ * page. Metadata carries the page's own tags, and `url`/`sourceURL` are the given URL. `url`
+ * resolves relative links (after the page's `<base href>`); when it is no URL to resolve against
+ * (a label such as `hard::12` or a file name), relative links and images stay as written.
  *
- * @throws BAD_REQUEST for invalid options, CAPABILITY_UNAVAILABLE / NOT_CONFIGURED for formats
+ * @throws BAD_REQUEST for invalid options (an empty `url`), CAPABILITY_UNAVAILABLE / NOT_CONFIGURED for formats
  * that need a browser or an LLM
  * @example
  * const doc = htmlToDocument('<h1>Hi</h1><p>There</p>', { url: 'https://example.com/' });

@@ -5,14 +5,13 @@
  */
 import render from 'dom-serializer';
 import { isDocument } from 'domhandler';
-import { cleanTree, keepIncluded } from './clean.ts';
+import { cleanTree, keepIncluded, resolveUrl } from './clean.ts';
 import { findFirst, parseHtml, walkElements, type HtmlDocument, type ParentNode } from './dom.ts';
 import { extractMainContent, fallbackContent } from './main-content/index.ts';
 import { treeToMarkdown } from './markdown.ts';
 import { readPageHead, type PageMetadata } from './metadata.ts';
 import { cleanMarkdown } from './clean-content.ts';
 import { finishRedaction, redactTree, type Redaction } from './redact.ts';
-import { toAbsoluteUrl } from '../internal/url.ts';
 
 /** The options that shape what an HTML page turns into. */
 export interface HtmlPageOptions {
@@ -32,7 +31,8 @@ export class HtmlPage {
   readonly url: string;
   readonly metadata: PageMetadata;
   readonly #options: HtmlPageOptions;
-  readonly #baseUrl: string;
+  /** Undefined when `url` is a label, not a URL to resolve against (`htmlToDocument`). */
+  readonly #baseUrl: string | undefined;
   readonly #dom: HtmlDocument;
   #links: string[] | undefined;
   #images: string[] | undefined;
@@ -52,7 +52,7 @@ export class HtmlPage {
     this.#dom = parseHtml(rawHtml);
     const head = readPageHead(this.#dom, url);
     this.metadata = head.metadata;
-    this.#baseUrl = head.baseUrl ?? url;
+    this.#baseUrl = head.baseUrl ?? (URL.canParse('.', url) ? url : undefined);
     if (wantsPageWide.links || wantsPageWide.images) this.#collectPageWide(wantsPageWide);
   }
 
@@ -120,7 +120,7 @@ export class HtmlPage {
     walkElements(this.#dom, (element) => {
       if (wants.links && element.name === 'a') {
         const href = element.attribs['href'];
-        const absolute = href === undefined ? undefined : toAbsoluteUrl(href, this.#baseUrl);
+        const absolute = href === undefined ? undefined : resolveUrl(href, this.#baseUrl);
         if (absolute && /^https?:/.test(absolute) && absolute.split('#')[0] !== pageWithoutHash)
           links.add(absolute);
       } else if (wants.images && element.name === 'img') {
@@ -128,7 +128,7 @@ export class HtmlPage {
         if (src?.startsWith('data:')) {
           if (!this.#options.removeBase64Images) images.add(src);
         } else if (src) {
-          const absolute = toAbsoluteUrl(src, this.#baseUrl);
+          const absolute = resolveUrl(src, this.#baseUrl);
           if (absolute) images.add(absolute);
         }
       }

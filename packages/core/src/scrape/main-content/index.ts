@@ -21,6 +21,7 @@ import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength } from './stats.ts';
 import { findLead } from './lead.ts';
+import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { contains, withLeading } from './tree.ts';
 
 /**
@@ -56,6 +57,7 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
   const lead = root !== body ? findLead(root, stats, heading) : undefined;
   if (lead) leading.push(lead);
   const content = leading.length > 0 ? withLeading(root, leading) : root;
+  trimTrailingBoilerplate(content);
   return isImplausible(content, { prose: pageProse }) ? undefined : content;
 }
 

@@ -1,0 +1,185 @@
+/**
+ * The content cut into text blocks in reading order, as a reader sees paragraphs: each block is
+ * an element with no block inside (a paragraph, a heading, a list item), a list or table taken
+ * whole, or a run of loose text and inline elements between two blocks. The paragraph classifier
+ * (paragraphs.ts) judges these.
+ */
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
+import { headingTags } from './tree.ts';
+
+/** One text block of the content. */
+export interface TextBlock {
+  /** The nodes that make the block, in order: one element, or a run of inline nodes. */
+  nodes: AnyNode[];
+  /** Characters a reader reads, CJK characters weighted as the words they stand for. */
+  length: number;
+  /** The share of that inside links. */
+  linkDensity: number;
+  isHeading: boolean;
+  /** A `<pre>`: code or a transcript, content however short (a docs page's closing command). */
+  isCode: boolean;
+  /** Holds a copyright sign: a legal line, never an article's text. */
+  hasCopyright: boolean;
+  /** Ends as a sentence does (`.`, `!`, `?`, `…`, a closing quote after one of them). */
+  endsSentence: boolean;
+}
+
+// Tags that start a new block; anything else is inline and joins the run it stands in.
+const blockTags = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'center',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+]);
+
+// Taken whole: a list's items or a table's cells are short one by one, yet together they are a
+// specification, a recipe's ingredients or a glossary. A list of links stays link-dense whole.
+const unitTags = new Set(['ul', 'ol', 'dl', 'table', 'pre']);
+
+// A CJK character carries about as much as a short word: weighted so that length thresholds
+// made for alphabetic text fit Chinese and Japanese paragraphs too.
+const cjkWeight = 3;
+
+interface Measure {
+  length: number;
+  linkLength: number;
+  hasCopyright: boolean;
+  /** The last visible character seen, as a code. */
+  last: number;
+}
+
+function measureText(data: string, inLink: boolean, into: Measure): void {
+  let length = 0;
+  let inSpace = true;
+  for (let index = 0; index < data.length; index++) {
+    const code = data.charCodeAt(index);
+    if (code === 32 || code === 10 || code === 9 || code === 13 || code === 160) {
+      if (!inSpace) length++;
+      inSpace = true;
+      continue;
+    }
+    inSpace = false;
+    into.last = code;
+    if (code === 0xa9) into.hasCopyright = true;
+    length += code >= 0x2e80 && code <= 0x9fff ? cjkWeight : 1;
+  }
+  into.length += length;
+  if (inLink) into.linkLength += length;
+}
+
+function measureNode(node: AnyNode, inLink: boolean, into: Measure): void {
+  if (isText(node)) measureText(node.data, inLink, into);
+  else if (isTag(node)) {
+    const linked = inLink || node.name === 'a';
+    for (const child of node.children) measureNode(child, linked, into);
+  }
+}
+
+// . ! ? … and the full-width stops of CJK text.
+const sentenceEnds = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x3002, 0xff01, 0xff1f]);
+
+/** Elements that hold a block tag somewhere below them, found in one pass. */
+function findBlockBearers(root: ParentNode): Set<Element> {
+  const bearers = new Set<Element>();
+  const visit = (node: ParentNode): boolean => {
+    let bears = false;
+    for (const child of node.children) {
+      if (!isTag(child)) continue;
+      if (visit(child) || blockTags.has(child.name)) bears = true;
+    }
+    if (bears && isTag(node)) bearers.add(node);
+    return bears;
+  };
+  visit(root);
+  return bearers;
+}
+
+/** Cuts `root` into text blocks in reading order. Blocks without text are left out. */
+export function splitIntoBlocks(root: ParentNode): TextBlock[] {
+  const bearers = findBlockBearers(root);
+  const blocks: TextBlock[] = [];
+  let run: AnyNode[] = [];
+  let runInLink = false;
+
+  const push = (nodes: AnyNode[], inLink: boolean, element?: Element): void => {
+    const measure: Measure = { length: 0, linkLength: 0, hasCopyright: false, last: 0 };
+    for (const node of nodes) measureNode(node, inLink, measure);
+    if (measure.length === 0) return;
+    blocks.push({
+      nodes,
+      length: measure.length,
+      linkDensity: measure.linkLength / measure.length,
+      isHeading: element !== undefined && headingTags.has(element.name),
+      isCode: element?.name === 'pre',
+      hasCopyright: measure.hasCopyright,
+      endsSentence: sentenceEnds.has(measure.last),
+    });
+  };
+  const flush = (): void => {
+    if (run.length > 0) push(run, runInLink);
+    run = [];
+  };
+
+  const visit = (parent: ParentNode, inLink: boolean): void => {
+    for (const child of parent.children) {
+      if (!isTag(child)) {
+        if (isText(child)) {
+          if (run.length === 0) runInLink = inLink;
+          run.push(child);
+        }
+        continue;
+      }
+      const isBlock = blockTags.has(child.name);
+      if (!bearers.has(child) || unitTags.has(child.name)) {
+        if (isBlock) {
+          flush();
+          push([child], inLink, child);
+        } else {
+          if (run.length === 0) runInLink = inLink;
+          run.push(child);
+        }
+        continue;
+      }
+      // A container (or an inline element wrapping blocks, such as a link around a card).
+      flush();
+      visit(child, inLink || child.name === 'a');
+      flush();
+    }
+  };
+  visit(root, false);
+  flush();
+  return blocks;
+}
