@@ -1,0 +1,186 @@
+/**
+ * CPU-heavy work off the calling thread, in a piscina pool of worker threads. A task runs under
+ * a deadline and a heap limit: past the deadline its worker is terminated (synchronous work in a
+ * reader library cannot be interrupted any other way), and a worker that runs out of its heap
+ * dies alone instead of taking the process with it. Idle workers do not keep the process alive,
+ * and `closeWorkerPools()` ends them all (the server calls it when it closes).
+ *
+ * Errors cross the thread boundary as plain data (structured clone keeps no class), so a worker
+ * module returns `WorkerOutcome` and the caller gets its TrawlError back with its code.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import {
+  ContentTooLargeError,
+  type ErrorCode,
+  TimeoutError,
+  TrawlError,
+  type TrawlErrorOptions,
+} from '../errors.ts';
+
+/** What a worker module's default export resolves to: its value, or its error as data. */
+export type WorkerOutcome<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: ErrorCode;
+  details?: TrawlErrorOptions['details'];
+  retryable?: boolean;
+}
+
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof TrawlError)
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+      retryable: error.retryable,
+    };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}
+
+/** The error a worker reported, rebuilt: a TrawlError keeps its code, others their name. */
+export function deserializeError(error: SerializedError): Error {
+  if (error.code) {
+    const rebuilt = new TrawlError(error.code, error.message, {
+      ...(error.details ? { details: error.details } : {}),
+      retryable: error.retryable ?? false,
+    });
+    rebuilt.name = error.name;
+    return rebuilt;
+  }
+  const rebuilt =
+    error.name === 'RangeError' ? new RangeError(error.message) : new Error(error.message);
+  rebuilt.name = error.name;
+  return rebuilt;
+}
+
+export interface WorkerPoolOptions {
+  /** The worker module: its default export takes a task and resolves to a WorkerOutcome. */
+  module: URL;
+  /** What the work is, for error messages ("Parsing the file"). */
+  what: string;
+  /** Heap ceiling per worker, in MB. */
+  maxHeapMb: number;
+  /** How long an idle worker is kept for the next task. @default 30_000 */
+  idleMs?: number;
+}
+
+/** Why the pool cannot be used here: the worker module did not load (e.g. a runtime that cannot run it). */
+export class WorkerUnavailableError extends Error {
+  override name = 'WorkerUnavailableError';
+}
+
+const pools = new Set<WorkerPool>();
+
+export class WorkerPool {
+  #pool: Piscina | undefined;
+  #usable: Promise<boolean> | undefined;
+  readonly #options: WorkerPoolOptions;
+
+  constructor(options: WorkerPoolOptions) {
+    this.#options = options;
+  }
+
+  #start(): Piscina {
+    if (!this.#pool) {
+      this.#pool = new Piscina({
+        filename: this.#options.module.href,
+        // Threads start on demand: a process that never parses never pays for them.
+        minThreads: 0,
+        maxThreads: availableParallelism(),
+        idleTimeout: this.#options.idleMs ?? 30_000,
+        // One task per worker: terminating a worker at a deadline ends only that task.
+        concurrentTasksPerWorker: 1,
+        resourceLimits: { maxOldGenerationSizeMb: this.#options.maxHeapMb },
+      });
+      // A worker that dies with no task of its own (out of memory while idle) is replaced.
+      this.#pool.on('error', () => {});
+      pools.add(this);
+    }
+    return this.#pool;
+  }
+
+  /**
+   * Whether tasks can run in a worker: the first call loads the module once with a probe task
+   * (`undefined`), to which the module must answer `{ ok: true }`. A module that fails to load
+   * makes piscina report an error and retry, so the first error (or a minute of silence) ends
+   * the probe.
+   */
+  usable(): Promise<boolean> {
+    this.#usable ??= new Promise<boolean>((resolve) => {
+      const pool = this.#start();
+      const settle = (usable: boolean) => {
+        clearTimeout(timer);
+        pool.off('error', failed);
+        resolve(usable);
+      };
+      const failed = () => settle(false);
+      const timer = setTimeout(failed, 60_000);
+      pool.once('error', failed);
+      pool.run(undefined).then((outcome: WorkerOutcome<unknown>) => settle(outcome.ok), failed);
+    }).then(async (usable) => {
+      // Workers that cannot load are not kept retrying.
+      if (!usable) {
+        const pool = this.#pool;
+        this.#pool = undefined;
+        pools.delete(this);
+        await pool?.destroy().catch(() => undefined);
+      }
+      return usable;
+    });
+    return this.#usable;
+  }
+
+  /**
+   * Runs `task` in a worker and resolves to its value.
+   *
+   * @throws SCRAPE_TIMEOUT when `deadline` (epoch ms) passes first (the worker is terminated);
+   *   CONTENT_TOO_LARGE when the worker runs out of its heap; the worker's own error otherwise;
+   *   WorkerUnavailableError when no worker can run here
+   */
+  async run<T>(task: unknown, deadline: number, transferList?: ArrayBuffer[]): Promise<T> {
+    if (!(await this.usable()))
+      throw new WorkerUnavailableError(`${this.#options.what} cannot run in a worker thread`);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
+    try {
+      const outcome = (await this.#start().run(task, {
+        signal: abort.signal,
+        ...(transferList ? { transferList } : {}),
+      })) as WorkerOutcome<T>;
+      if (!outcome.ok) throw deserializeError(outcome.error);
+      return outcome.value;
+    } catch (error) {
+      if (abort.signal.aborted)
+        throw new TimeoutError(`${this.#options.what} timed out and was stopped`, {
+          cause: error,
+        });
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit/i.test((error as Error).message))
+        throw new ContentTooLargeError(
+          `${this.#options.what} needed more than ${this.#options.maxHeapMb} MB of memory and was stopped`,
+          { cause: error },
+        );
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    this.#usable = undefined;
+    pools.delete(this);
+    await pool?.destroy();
+  }
+}
+
+/** Ends every pool's workers, running tasks included (they fail); pools restart on next use. */
+export async function closeWorkerPools(): Promise<void> {
+  await Promise.all([...pools].map((pool) => pool.close()));
+}

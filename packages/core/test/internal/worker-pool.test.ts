@@ -1,0 +1,64 @@
+/**
+ * The worker pool parse() converts files in (internal/worker-pool.ts), on real worker threads:
+ * work that never yields is stopped at its deadline, a heap overflow kills only its worker, and
+ * a worker's TrawlError comes back with its code.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { TrawlError } from '../../src/errors.js';
+import { WorkerPool, WorkerUnavailableError } from '../../src/internal/worker-pool.js';
+
+const pool = new WorkerPool({
+  module: new URL('./fixtures/test-worker.ts', import.meta.url),
+  what: 'The test task',
+  maxHeapMb: 64,
+  idleMs: 1000,
+});
+afterAll(() => pool.close());
+
+describe('WorkerPool', () => {
+  it('runs a task in a worker thread and answers with its value', async () => {
+    expect(await pool.usable()).toBe(true);
+    await expect(pool.run({ do: 'echo', value: 'abc' }, Date.now() + 10_000)).resolves.toBe('ABC');
+  });
+
+  it('stops synchronous work that never yields at the deadline with SCRAPE_TIMEOUT', async () => {
+    const error = await pool.run({ do: 'spin' }, Date.now() + 500).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrawlError);
+    expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT', message: /timed out and was stopped/ });
+    // The pool goes on with a fresh worker.
+    await expect(pool.run({ do: 'echo', value: 'x' }, Date.now() + 10_000)).resolves.toBe('X');
+  });
+
+  it('refuses work that outgrows its heap with CONTENT_TOO_LARGE, and the process lives on', async () => {
+    const error = await pool.run({ do: 'grow' }, Date.now() + 60_000).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONTENT_TOO_LARGE', message: /more than 64 MB/ });
+    await expect(pool.run({ do: 'echo', value: 'y' }, Date.now() + 10_000)).resolves.toBe('Y');
+  });
+
+  it("rebuilds a worker's TrawlError with its code, message and details", async () => {
+    const error = await pool.run({ do: 'refuse' }, Date.now() + 10_000).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TrawlError);
+    expect(error).toMatchObject({
+      code: 'BAD_REQUEST',
+      name: 'ValidationError',
+      message: 'The file is damaged',
+      details: { at: 3 },
+    });
+  });
+
+  it('says when no worker can run the module, so callers fall back to their own thread', async () => {
+    const missing = new WorkerPool({
+      module: new URL('./fixtures/no-such-worker.ts', import.meta.url),
+      what: 'The missing task',
+      maxHeapMb: 64,
+    });
+    try {
+      expect(await missing.usable()).toBe(false);
+      await expect(
+        missing.run({ do: 'echo', value: 'z' }, Date.now() + 5000),
+      ).rejects.toBeInstanceOf(WorkerUnavailableError);
+    } finally {
+      await missing.close();
+    }
+  });
+});
