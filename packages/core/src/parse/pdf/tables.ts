@@ -17,21 +17,34 @@ export interface Table {
 
 const tolerance = 2;
 
-/** Joins rules that continue one another (producers often draw a row's border cell by cell). */
+/**
+ * Joins rules that continue one another (producers often draw a row's border cell by cell). The
+ * pieces of one rule may sit a fraction of a point apart: they are gathered by position first,
+ * then joined along their length, so a piece drawn later but further left is not left out.
+ */
 function mergeSegments(segments: Segment[]): Segment[] {
-  const sorted = [...segments].sort((a, b) => a.at - b.at || a.from - b.from);
   const merged: Segment[] = [];
-  for (const segment of sorted) {
-    const last = merged.at(-1);
-    if (
-      last &&
-      last.orientation === segment.orientation &&
-      Math.abs(last.at - segment.at) <= tolerance &&
-      segment.from <= last.to + tolerance
-    ) {
-      last.to = Math.max(last.to, segment.to);
-      last.at = (last.at + segment.at) / 2;
-    } else merged.push({ ...segment });
+  for (const orientation of ['h', 'v'] as const) {
+    const sorted = segments
+      .filter((segment) => segment.orientation === orientation)
+      .sort((a, b) => a.at - b.at);
+    const lines: Segment[][] = [];
+    for (const segment of sorted) {
+      const line = lines.at(-1);
+      if (line && segment.at - line.at(-1)!.at <= tolerance) line.push(segment);
+      else lines.push([segment]);
+    }
+    for (const line of lines) {
+      const at = line.reduce((sum, segment) => sum + segment.at, 0) / line.length;
+      let run: Segment | undefined;
+      for (const segment of line.sort((a, b) => a.from - b.from)) {
+        if (run && segment.from <= run.to + tolerance) run.to = Math.max(run.to, segment.to);
+        else {
+          run = { orientation, at, from: segment.from, to: segment.to };
+          merged.push(run);
+        }
+      }
+    }
   }
   return merged;
 }
