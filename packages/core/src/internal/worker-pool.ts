@@ -65,6 +65,14 @@ export interface WorkerPoolOptions {
   what: string;
   /** Heap ceiling per worker, in MB. */
   maxHeapMb: number;
+  /**
+   * How far, in MB, the process's RSS may grow over what it was when a task started before
+   * running tasks are stopped (CONTENT_TOO_LARGE). The heap ceiling does not cover memory
+   * outside the JavaScript heap — typed arrays a decoder fills, native canvases — which a small
+   * crafted file can blow up (a JBIG2 image of 1 KB). Growth, not a total, so a process that
+   * holds much of its own is not refused every file.
+   */
+  maxRssGrowthMb?: number;
   /** How long an idle worker is kept for the next task. @default 30_000 */
   idleMs?: number;
 }
@@ -76,10 +84,16 @@ export class WorkerUnavailableError extends Error {
 
 const pools = new Set<WorkerPool>();
 
+/** Why a running task was stopped from outside. */
+type StopReason = 'deadline' | 'memory';
+
 export class WorkerPool {
   #pool: Piscina | undefined;
   #usable: Promise<boolean> | undefined;
   readonly #options: WorkerPoolOptions;
+  /** Running tasks, by the controller that stops them. */
+  readonly #running = new Map<AbortController, { stopped?: StopReason; startRss: number }>();
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(options: WorkerPoolOptions) {
     this.#options = options;
@@ -146,7 +160,18 @@ export class WorkerPool {
     if (!(await this.usable()))
       throw new WorkerUnavailableError(`${this.#options.what} cannot run in a worker thread`);
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), Math.max(0, deadline - Date.now()));
+    const state: { stopped?: StopReason; startRss: number } = {
+      startRss: process.memoryUsage.rss(),
+    };
+    const timer = setTimeout(
+      () => {
+        state.stopped = 'deadline';
+        abort.abort();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    this.#running.set(abort, state);
+    this.#watchMemory();
     try {
       const outcome = (await this.#start().run(task, {
         signal: abort.signal,
@@ -155,6 +180,11 @@ export class WorkerPool {
       if (!outcome.ok) throw deserializeError(outcome.error);
       return outcome.value;
     } catch (error) {
+      if (state.stopped === 'memory')
+        throw new ContentTooLargeError(
+          `${this.#options.what} needed more than ${this.#options.maxRssGrowthMb} MB of memory and was stopped`,
+          { cause: error },
+        );
       if (abort.signal.aborted)
         throw new TimeoutError(`${this.#options.what} timed out and was stopped`, {
           cause: error,
@@ -168,7 +198,31 @@ export class WorkerPool {
       throw error;
     } finally {
       clearTimeout(timer);
+      this.#running.delete(abort);
+      if (this.#running.size === 0) {
+        clearInterval(this.#watch);
+        this.#watch = undefined;
+      }
     }
+  }
+
+  /**
+   * While tasks run, the process's RSS is sampled; once it has grown past the allowance since
+   * the earliest running task started, every running task is stopped, as which of them grew
+   * cannot be told apart (memory outside the heap is the process's), and the process stays up.
+   */
+  #watchMemory(): void {
+    const growth = this.#options.maxRssGrowthMb;
+    if (growth === undefined || this.#watch) return;
+    this.#watch = setInterval(() => {
+      const base = Math.min(...[...this.#running.values()].map((task) => task.startRss));
+      if (process.memoryUsage.rss() - base <= growth * 1024 * 1024) return;
+      for (const [abort, state] of this.#running) {
+        state.stopped ??= 'memory';
+        abort.abort();
+      }
+    }, 50);
+    this.#watch.unref();
   }
 
   async close(): Promise<void> {

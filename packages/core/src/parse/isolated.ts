@@ -18,6 +18,8 @@ import type { ToHtmlTask } from './to-html-worker.ts';
 
 /** The heap a conversion may use; with the process's own, RSS stays under about 1 GB. */
 const maxHeapMb = 512;
+/** How much a conversion may add to the process's RSS, memory outside the heap included. */
+const maxRssGrowthMb = 640;
 
 const heavyKinds = new Set<FileKind>(['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub']);
 
@@ -26,7 +28,12 @@ const workerModule = new URL(
   `./to-html-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`,
   import.meta.url,
 );
-const pool = new WorkerPool({ module: workerModule, what: 'Parsing the file', maxHeapMb });
+const pool = new WorkerPool({
+  module: workerModule,
+  what: 'Parsing the file',
+  maxHeapMb,
+  maxRssGrowthMb,
+});
 
 /**
  * `toHtml`, in a worker for the kinds whose readers can run long or large.

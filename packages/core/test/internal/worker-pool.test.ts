@@ -11,6 +11,7 @@ const pool = new WorkerPool({
   module: new URL('./fixtures/test-worker.ts', import.meta.url),
   what: 'The test task',
   maxHeapMb: 64,
+  maxRssGrowthMb: 256,
   idleMs: 1000,
 });
 afterAll(() => pool.close());
@@ -33,6 +34,12 @@ describe('WorkerPool', () => {
     const error = await pool.run({ do: 'grow' }, Date.now() + 60_000).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONTENT_TOO_LARGE', message: /more than 64 MB/ });
     await expect(pool.run({ do: 'echo', value: 'y' }, Date.now() + 10_000)).resolves.toBe('Y');
+  });
+
+  it('stops a task whose memory outside the heap grows past the allowance', async () => {
+    const error = await pool.run({ do: 'buffers' }, Date.now() + 60_000).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONTENT_TOO_LARGE', message: /more than 256 MB/ });
+    await expect(pool.run({ do: 'echo', value: 'w' }, Date.now() + 10_000)).resolves.toBe('W');
   });
 
   it("rebuilds a worker's TrawlError with its code, message and details", async () => {

@@ -76,6 +76,9 @@ function standardFontDataUrl(): string {
 
 const boldName = /bold|black|heavy|semibold|demi/i;
 
+/** The largest picture pdf.js decodes, in pixels. */
+const maxImagePixels = 50_000_000;
+
 /**
  * Opens a PDF and yields its pages' content one at a time, so a 300-page file never holds more
  * than one page's operator list.
@@ -97,6 +100,10 @@ export async function* extractPages(
     isEvalSupported: false,
     useSystemFonts: false,
     standardFontDataUrl: standardFontDataUrl(),
+    // A picture decodes whole, outside the JavaScript heap (4 bytes a pixel): a 9258 x 12259 scan
+    // mask took RSS past 1 GB (pdf.js freeculture.pdf). Larger ones are left unpainted; 600 dpi
+    // A4 (35 megapixels) is still read.
+    maxImageSize: maxImagePixels,
     verbosity: 0,
   });
   let document;
