@@ -88,4 +88,22 @@ describe('parse() of a PDF table ruled without a frame', () => {
     expect(markdown).toContain('| Germany | 27.5 | 81.9 | 415.3 |');
     expect(markdown).toContain('| France | 25.0 | 58.1 | 343.4 |');
   });
+
+  it("cuts a cell's overflowing text from the next cell's at the rule between them", async () => {
+    // One text run for two cells, as pdf.js joins text that overflows under the next cell:
+    // the rule at x 140 runs through it.
+    const ops = [
+      'BT /F1 10 Tf 75 686 Td (Country) Tj ET',
+      'BT /F1 10 Tf 145 686 Td (GNP) Tj ET',
+      'BT /F1 10 Tf 75 666 Td (Bundesrepublik27.5) Tj ET',
+      'BT /F1 10 Tf 75 646 Td (France) Tj ET',
+      'BT /F1 10 Tf 145 646 Td (25.0) Tj ET',
+    ];
+    for (const y of [700, 680, 660, 640]) ops.push(`70 ${y} m 200 ${y} l S`);
+    for (const x of [70, 140, 200]) ops.push(`${x} 700 m ${x} 640 l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'overflow.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toMatch(/\| Bundesrepubli\w? \| 27\.5 \|/);
+    expect(markdown).toContain('| France | 25.0 |');
+  });
 });

@@ -5,7 +5,7 @@
  */
 import type { Fragment, PageContent, Segment } from './extract.ts';
 import { streamTables } from './stream.ts';
-import { type Box, centreX, fragmentBox, splitWords, type Word } from './geometry.ts';
+import { type Box, centreX, cutWord, fragmentBox, splitWords, type Word } from './geometry.ts';
 
 export interface Table {
   box: Box;
@@ -152,6 +152,19 @@ function severalColumns(words: Word[], left: number, right: number, top: number,
   return lines.size > 0 && split > lines.size / 2;
 }
 
+/**
+ * A word that runs across a column rule drawn where it stands is cut there: pdf.js joins a
+ * cell's overflowing text and the next cell's into one run ("Elizab" + "2165" as "Elizab2165"),
+ * and each part belongs to its own cell.
+ */
+function cutAtRules(word: Word, xs: number[], verticals: Segment[]): Word[] {
+  const y = word.y - word.size * 0.3;
+  const rule = xs.find((x) => word.left < x - 1 && word.right > x + 1 && covered(verticals, x, y));
+  if (rule === undefined) return [word];
+  const [left, right] = cutWord(word, rule);
+  return [...(left ? [left] : []), ...(right ? cutAtRules(right, xs, verticals) : [])];
+}
+
 function ruledTables(page: PageContent, words: Word[]): Table[] {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
@@ -233,11 +246,13 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     const texts = Array.from({ length: rowCount }, () =>
       Array.from({ length: columnCount }, () => [] as Word[]),
     );
-    const inside = words.filter((word) => {
-      const x = (word.left + word.right) / 2;
-      const y = word.y - word.size * 0.3;
-      return x > box.left && x < box.right && y > box.top && y < box.bottom;
-    });
+    const inside = words
+      .filter((word) => {
+        const x = (word.left + word.right) / 2;
+        const y = word.y - word.size * 0.3;
+        return x > box.left && x < box.right && y > box.top && y < box.bottom;
+      })
+      .flatMap((word) => cutAtRules(word, xs, vs));
     for (const word of inside) {
       const x = (word.left + word.right) / 2;
       const y = word.y - word.size * 0.3;
