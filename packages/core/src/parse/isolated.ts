@@ -6,8 +6,8 @@
  * conversion of DOC, XLS and PPT is a child process under its own deadline and stays here; its
  * output then converts in the worker like any OOXML file.
  *
- * When no worker can run (a runtime that cannot load the worker module, such as Node 20 running
- * the TypeScript sources, or a bundle without the worker file), the conversion runs on the calling
+ * When no worker can run (a bundle without the worker file, a TypeScript loader the threads do
+ * not inherit: the probe in worker-pool.ts finds out once), the conversion runs on the calling
  * thread as before: the deadline is then checked between pages only, and memory is not capped.
  */
 import { WorkerPool, WorkerUnavailableError } from '../internal/worker-pool.ts';
