@@ -73,6 +73,11 @@ export interface WorkerPoolOptions {
    * holds much of its own is not refused every file.
    */
   maxRssGrowthMb?: number;
+  /**
+   * Past this RSS, in MB, a fifth of `maxRssGrowthMb` is growth enough to stop running tasks:
+   * a process already holding much garbage gets less room before it nears its ceiling.
+   */
+  rssCeilingMb?: number;
   /** How long an idle worker is kept for the next task. @default 30_000 */
   idleMs?: number;
 }
@@ -87,12 +92,20 @@ const pools = new Set<WorkerPool>();
 /** Why a running task was stopped from outside. */
 type StopReason = 'deadline' | 'memory';
 
+interface TaskState {
+  stopped?: StopReason;
+  /** The process's RSS when the task started, in bytes. */
+  startRss: number;
+  /** The growth it was allowed when stopped for memory, in MB. */
+  allowedMb?: number;
+}
+
 export class WorkerPool {
   #pool: Piscina | undefined;
   #usable: Promise<boolean> | undefined;
   readonly #options: WorkerPoolOptions;
   /** Running tasks, by the controller that stops them. */
-  readonly #running = new Map<AbortController, { stopped?: StopReason; startRss: number }>();
+  readonly #running = new Map<AbortController, TaskState>();
   #watch: NodeJS.Timeout | undefined;
 
   constructor(options: WorkerPoolOptions) {
@@ -160,7 +173,7 @@ export class WorkerPool {
     if (!(await this.usable()))
       throw new WorkerUnavailableError(`${this.#options.what} cannot run in a worker thread`);
     const abort = new AbortController();
-    const state: { stopped?: StopReason; startRss: number } = {
+    const state: TaskState = {
       startRss: process.memoryUsage.rss(),
     };
     const timer = setTimeout(
@@ -182,7 +195,7 @@ export class WorkerPool {
     } catch (error) {
       if (state.stopped === 'memory')
         throw new ContentTooLargeError(
-          `${this.#options.what} needed more than ${this.#options.maxRssGrowthMb} MB of memory and was stopped`,
+          `${this.#options.what} needed more than ${state.allowedMb} MB of memory and was stopped`,
           { cause: error },
         );
       if (abort.signal.aborted)
@@ -216,9 +229,13 @@ export class WorkerPool {
     if (growth === undefined || this.#watch) return;
     this.#watch = setInterval(() => {
       const base = Math.min(...[...this.#running.values()].map((task) => task.startRss));
-      if (process.memoryUsage.rss() - base <= growth * 1024 * 1024) return;
+      const rss = process.memoryUsage.rss();
+      const ceiling = (this.#options.rssCeilingMb ?? Infinity) * 1024 * 1024;
+      const allowedMb = rss > ceiling ? growth / 5 : growth;
+      if (rss - base <= allowedMb * 1024 * 1024) return;
       for (const [abort, state] of this.#running) {
         state.stopped ??= 'memory';
+        state.allowedMb ??= allowedMb;
         abort.abort();
       }
     }, 50);

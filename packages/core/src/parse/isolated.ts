@@ -20,6 +20,8 @@ import type { ToHtmlTask } from './to-html-worker.ts';
 const maxHeapMb = 512;
 /** How much a conversion may add to the process's RSS, memory outside the heap included. */
 const maxRssGrowthMb = 640;
+/** Past this RSS a conversion may add a fifth of that only, keeping the process under ~1 GB. */
+const rssCeilingMb = 900;
 
 const heavyKinds = new Set<FileKind>(['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub']);
 
@@ -33,6 +35,7 @@ const pool = new WorkerPool({
   what: 'Parsing the file',
   maxHeapMb,
   maxRssGrowthMb,
+  rssCeilingMb,
 });
 
 /**

@@ -42,6 +42,25 @@ describe('WorkerPool', () => {
     await expect(pool.run({ do: 'echo', value: 'w' }, Date.now() + 10_000)).resolves.toBe('W');
   });
 
+  it('allows a fifth of the growth once the process is past its RSS ceiling', async () => {
+    const crowded = new WorkerPool({
+      module: new URL('./fixtures/test-worker.ts', import.meta.url),
+      what: 'The test task',
+      maxHeapMb: 64,
+      maxRssGrowthMb: 1000,
+      // Every process is past 1 MB: the task may add 200 MB, not 1000.
+      rssCeilingMb: 1,
+    });
+    try {
+      const error = await crowded
+        .run({ do: 'buffers' }, Date.now() + 60_000)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'CONTENT_TOO_LARGE', message: /more than 200 MB/ });
+    } finally {
+      await crowded.close();
+    }
+  });
+
   it("rebuilds a worker's TrawlError with its code, message and details", async () => {
     const error = await pool.run({ do: 'refuse' }, Date.now() + 10_000).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrawlError);
