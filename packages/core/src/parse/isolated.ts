@@ -21,7 +21,7 @@ const maxHeapMb = 512;
 /** How much a conversion may add to the process's RSS, memory outside the heap included. */
 const maxRssGrowthMb = 640;
 /** Past this RSS a conversion may add a fifth of that only, keeping the process under ~1 GB. */
-const rssCeilingMb = 900;
+const rssCeilingMb = 960;
 
 const heavyKinds = new Set<FileKind>(['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub']);
 
