@@ -13,9 +13,14 @@ import { Piscina } from 'piscina';
 import {
   ContentTooLargeError,
   type ErrorCode,
+  FetchError,
+  NotConfiguredError,
+  StoreError,
   TimeoutError,
   TrawlError,
   type TrawlErrorOptions,
+  UnsupportedTypeError,
+  ValidationError,
 } from '../errors.ts';
 
 /** What a worker module's default export resolves to: its value, or its error as data. */
@@ -42,13 +47,38 @@ export function serializeError(error: unknown): SerializedError {
   return { name: 'Error', message: String(error) };
 }
 
-/** The error a worker reported, rebuilt: a TrawlError keeps its code, others their name. */
+/**
+ * The classes an error may come back as: callers tell them apart with instanceof (the CLI's exit
+ * code, scrape's retry decisions), so a worker's error keeps its class, not just its code.
+ */
+type ErrorClass = new (
+  message: string,
+  options: TrawlErrorOptions & { code?: ErrorCode },
+) => TrawlError;
+const errorClasses: Record<string, ErrorClass> = {
+  ValidationError: ValidationError as ErrorClass,
+  TimeoutError: TimeoutError as ErrorClass,
+  ContentTooLargeError,
+  UnsupportedTypeError,
+  NotConfiguredError: NotConfiguredError as ErrorClass,
+  FetchError: FetchError as ErrorClass,
+  StoreError,
+};
+
+/** The error a worker reported, rebuilt: a TrawlError keeps its class and code, others their name. */
 export function deserializeError(error: SerializedError): Error {
   if (error.code) {
-    const rebuilt = new TrawlError(error.code, error.message, {
+    const options = {
+      code: error.code,
       ...(error.details ? { details: error.details } : {}),
       retryable: error.retryable ?? false,
-    });
+    };
+    const Class = errorClasses[error.name];
+    const rebuilt = Class
+      ? new Class(error.message, options)
+      : new TrawlError(error.code, error.message, options);
+    // The class's own code when it has one fixed (the constructor ignores `code`), else as sent.
+    if (rebuilt.code !== error.code) return new TrawlError(error.code, error.message, options);
     rebuilt.name = error.name;
     return rebuilt;
   }

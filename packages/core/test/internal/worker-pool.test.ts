@@ -4,7 +4,7 @@
  * a worker's TrawlError comes back with its code.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { TrawlError } from '../../src/errors.js';
+import { TrawlError, ValidationError } from '../../src/errors.js';
 import { WorkerPool, WorkerUnavailableError } from '../../src/internal/worker-pool.js';
 
 const pool = new WorkerPool({
@@ -61,9 +61,9 @@ describe('WorkerPool', () => {
     }
   });
 
-  it("rebuilds a worker's TrawlError with its code, message and details", async () => {
+  it("rebuilds a worker's TrawlError with its class, code, message and details", async () => {
     const error = await pool.run({ do: 'refuse' }, Date.now() + 10_000).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TrawlError);
+    expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({
       code: 'BAD_REQUEST',
       name: 'ValidationError',
