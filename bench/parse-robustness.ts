@@ -3,7 +3,8 @@
  * `bench/parse-corpora/robustness/` (Apache POI's test-data, pdf.js's test PDFs; made by
  * `bench/tools/parse-corpora.ts`) goes through parse() in a child process, and the outcome of
  * each is counted: parsed, refused with a 4xx code, a 5xx error, an uncaught exception (anything
- * not a TrawlError), a hang past the deadline, a peak RSS over 1 GB, or a dead process.
+ * not a TrawlError), a hang past the deadline (killed), an answer more than 2 s after it (late),
+ * a peak RSS over 1 GB, or a dead process.
  *
  * A child parses files one after the other (starting Node per file would cost more than most
  * parses); the parent watches it, and kills and replaces it when a file hangs or grows too big.
@@ -36,6 +37,8 @@ const rssLimitKb = 1024 * 1024;
 const parseTimeoutMs = 20_000;
 /** The parent's own bound: parse() was told 20 s; a hang is anything well past it. */
 const killAfterMs = parseTimeoutMs + 10_000;
+/** An answer later than this after the deadline counts as late even though it came. */
+const lateAfterMs = parseTimeoutMs + 2_000;
 
 interface Outcome {
   file: string;
@@ -133,6 +136,9 @@ async function runAll(files: string[], jobs: number, log?: string): Promise<Outc
         const outcome: Outcome = next.done
           ? { file, outcome: verdict ?? 'process died' }
           : (JSON.parse(next.value) as Outcome);
+        if ((outcome.ms ?? 0) > lateAfterMs) outcome.outcome = `late (${outcome.outcome})`;
+        if (peak > 800 * 1024)
+          outcome.message = `peak RSS ${Math.round(peak / 1024)} MB; ${outcome.message ?? ''}`;
         results.push(outcome);
         if (log) appendFileSync(log, `${JSON.stringify(outcome)}\n`);
         if (results.length % 100 === 0) console.error(`${results.length}/${files.length}`);

@@ -136,3 +136,36 @@ export function pairF1(truth: Grid, output: Grid): number {
 export function bestF1s(truth: readonly Grid[], output: readonly Grid[]): number[] {
   return truth.map((table) => Math.max(0, ...output.map((other) => pairF1(table, other))));
 }
+
+/**
+ * Where a table's body begins: its first row with a label in the first column and a digit in
+ * some other cell. Rows above it are the header block; none when no row looks like that.
+ */
+function bodyStart(grid: Grid): number {
+  const start = grid.findIndex(
+    (row) => (row[0] ?? '') !== '' && row.slice(1).some((cell) => /\d/.test(cell)),
+  );
+  return Math.max(0, start);
+}
+
+const headerWords = (grid: Grid) =>
+  grid
+    .slice(0, bodyStart(grid))
+    .flat()
+    .flatMap((cell) => cell.split(' ').filter(Boolean))
+    .sort()
+    .join(' ');
+
+/**
+ * Exact under a looser reading of the header: the body (from its first labelled row of figures)
+ * must match cell for cell, the header block only word for word. Tabula writes a header of
+ * several lines as one row per line (stream) and moves a merged header cell's text into the
+ * next free slot of its row (lattice); ICDAR's truth and our output keep one cell per header
+ * cell. Both sides are normalised the same way.
+ */
+export function exactBodyAndHeaderWords(truth: Grid, output: Grid): boolean {
+  const t = compact(truth);
+  const o = compact(output);
+  const [tb, ob] = [t.slice(bodyStart(t)), o.slice(bodyStart(o))];
+  return headerWords(t) === headerWords(o) && pairF1(tb, ob) === 1;
+}

@@ -265,6 +265,8 @@ export type { ProfileState } from './browser/profiles.ts';
 export { BrowserFetcher } from './scrape/fetch-browser.ts';
 export type { BrowserFetcherOptions } from './scrape/fetch-browser.ts';
 export { closeBrowsers, defaultFetchers } from './scrape/fetchers.ts';
+// Worker threads that parse() converts files in; idle ones never hold the process open.
+export { closeWorkerPools } from './internal/worker-pool.ts';
 export { ActionError } from './errors.ts';
 export type { MediaSink } from './interfaces/media-sink.ts';
 export type { RenderRequest, RenderedPage } from './interfaces/fetcher.ts';

@@ -11,7 +11,7 @@ import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
 import { detectKind } from './detect.ts';
-import { toHtml } from './to-html.ts';
+import { isolatedToHtml } from './isolated.ts';
 
 /** Options only a browser or a proxy can honour: a file upload has no page to act on. */
 const browserOnlyOptions = ['actions', 'waitFor', 'location', 'mobile', 'proxy'] as const;
@@ -167,7 +167,7 @@ export async function parse(
         'PDF parsing is off (parsers does not include pdf): the file is returned base64-encoded in rawHtml.',
     };
   const deadline = Date.now() + resolved.timeout;
-  const documentHtml = await toHtml(kind, bytes, {
+  const documentHtml = await isolatedToHtml(kind, bytes, {
     deadline,
     ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
     ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),

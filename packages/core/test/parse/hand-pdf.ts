@@ -1,11 +1,14 @@
 /** Small PDFs written by hand for layout tests: exact positions, no producer in between. */
 
-/** A one-page PDF from a content stream, Helvetica as its font, with a correct xref table. */
-export function pdfOf(content: string): Uint8Array {
+/**
+ * A one-page PDF from a content stream, Helvetica as its font, with a correct xref table;
+ * `rotate` turns the page clockwise when shown (its /Rotate).
+ */
+export function pdfOf(content: string, { rotate = 0 }: { rotate?: number } = {}): Uint8Array {
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate ${rotate} /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];

@@ -64,4 +64,46 @@ describe('parse() of a PDF table ruled without a frame', () => {
     expect(markdown).toContain('| Headache | 239 | 119 | 128 |');
     expect(markdown).toContain('| Sleep problems | 130 | 48 | 308 |');
   });
+
+  it('joins a row rule drawn cell by cell whose pieces sit a fraction of a point apart', async () => {
+    // Each row's rule in three pieces, right to left, the left piece 0.3 pt lower: joined by
+    // position alone, the left piece was lost and the first column's rows ran together.
+    const ops: string[] = [];
+    const top = 700;
+    rows.forEach((cells, r) =>
+      cells.forEach((cell, c) =>
+        ops.push(`BT /F1 10 Tf ${columnX[c]} ${top - 20 * r - 14} Td (${cell}) Tj ET`),
+      ),
+    );
+    for (let r = 0; r <= rows.length; r++) {
+      const y = top - 20 * r;
+      ops.push(`280 ${y} m 480 ${y} l S`, `180 ${y + 0.1} m 280 ${y + 0.1} l S`);
+      ops.push(`70 ${y - 0.3} m 180 ${y - 0.3} l S`);
+    }
+    for (const x of [70, 180, 280, 380, 480])
+      ops.push(`${x} ${top} m ${x} ${top - 20 * rows.length} l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'pieces.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Country | GNP | People | Outlets |');
+    expect(markdown).toContain('| Germany | 27.5 | 81.9 | 415.3 |');
+    expect(markdown).toContain('| France | 25.0 | 58.1 | 343.4 |');
+  });
+
+  it("cuts a cell's overflowing text from the next cell's at the rule between them", async () => {
+    // One text run for two cells, as pdf.js joins text that overflows under the next cell:
+    // the rule at x 140 runs through it.
+    const ops = [
+      'BT /F1 10 Tf 75 686 Td (Country) Tj ET',
+      'BT /F1 10 Tf 145 686 Td (GNP) Tj ET',
+      'BT /F1 10 Tf 75 666 Td (Bundesrepublik27.5) Tj ET',
+      'BT /F1 10 Tf 75 646 Td (France) Tj ET',
+      'BT /F1 10 Tf 145 646 Td (25.0) Tj ET',
+    ];
+    for (const y of [700, 680, 660, 640]) ops.push(`70 ${y} m 200 ${y} l S`);
+    for (const x of [70, 140, 200]) ops.push(`${x} 700 m ${x} 640 l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'overflow.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toMatch(/\| Bundesrepubli\w? \| 27\.5 \|/);
+    expect(markdown).toContain('| France | 25.0 |');
+  });
 });

@@ -40,4 +40,34 @@ describe('parse() of PDF tables set without rules', () => {
     expect(markdown).not.toMatch(/\| *Source/);
     expect(markdown).not.toMatch(/\| *3\.1 Outlook/);
   });
+
+  it('puts right-aligned header text over its figures, with a header cell one line taller', async () => {
+    // Helvetica 10 pt: the header cells end where their figures end (x 300 and 400); the first
+    // one is wider than the gap before it, and the second has a line above the header row.
+    const ops = [
+      text(72, 740, 'Freight by region.'),
+      text(371.7, 700, 'Yearly'),
+      text(72, 688, 'Region'),
+      text(171.6, 688, 'Shipments by truck in tonnes'),
+      text(367.2, 688, 'change'),
+    ];
+    const figures = [
+      ['Eastern region', '1,250', '4.1'],
+      ['Western region', '2,310', '2.7'],
+      ['Northern region', '1,905', '3.3'],
+      ['Southern region', '3,020', '5.0'],
+    ];
+    figures.forEach(([label, tonnes, change], r) =>
+      ops.push(
+        text(72, 670 - 14 * r, label!),
+        text(275, 670 - 14 * r, tonnes!),
+        text(386.1, 670 - 14 * r, change!),
+      ),
+    );
+    const doc = await parse(pdfOf(ops.join('\n')), { filename: 'freight.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Region | Shipments by truck in tonnes | Yearly change |');
+    expect(markdown).toContain('| Eastern region | 1,250 | 4.1 |');
+    expect(markdown).toContain('| Southern region | 3,020 | 5.0 |');
+  });
 });

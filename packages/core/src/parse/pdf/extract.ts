@@ -76,6 +76,9 @@ function standardFontDataUrl(): string {
 
 const boldName = /bold|black|heavy|semibold|demi/i;
 
+/** The largest picture pdf.js decodes, in pixels. */
+const maxImagePixels = 50_000_000;
+
 /**
  * Opens a PDF and yields its pages' content one at a time, so a 300-page file never holds more
  * than one page's operator list.
@@ -97,6 +100,10 @@ export async function* extractPages(
     isEvalSupported: false,
     useSystemFonts: false,
     standardFontDataUrl: standardFontDataUrl(),
+    // A picture decodes whole, outside the JavaScript heap (4 bytes a pixel): a 9258 x 12259 scan
+    // mask took RSS past 1 GB (pdf.js freeculture.pdf). Larger ones are left unpainted; 600 dpi
+    // A4 (35 megapixels) is still read.
+    maxImageSize: maxImagePixels,
     verbosity: 0,
   });
   let document;
@@ -161,7 +168,10 @@ export const isScanned = (page: PageContent) =>
   page.fragments.reduce((sum, fragment) => sum + fragment.text.trim().length, 0) < 20;
 
 async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promise<PageContent> {
-  const [left, bottom, right, top] = page.view as [number, number, number, number];
+  // The page as it is shown: a /Rotate page (a landscape table printed on a portrait sheet) is
+  // read turned, so its text runs left to right and its tables keep their rows.
+  const viewport = page.getViewport({ scale: 1 });
+  const toPage = viewport.transform as Matrix;
   // The operator list also makes pdf.js resolve each font's real name, which tells bold apart.
   const operators = await page.getOperatorList();
   const text = await page.getTextContent();
@@ -180,25 +190,25 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
   const fragments: Fragment[] = [];
   for (const item of text.items) {
     if (!('str' in item) || item.str.trim() === '') continue;
-    const [a, b, c, d, e, f] = item.transform as number[];
+    const [a, b, c, d, e, f] = multiply(toPage, item.transform as Matrix);
     // Rotated text (margins' vertical labels) is not part of the reading flow.
-    if (Math.abs(b!) > Math.abs(a!) * 0.1 || Math.abs(c!) > Math.abs(d!) * 0.1) continue;
-    const size = Math.abs(d!) || Math.abs(item.height);
+    if (Math.abs(b) > Math.abs(a) * 0.1 || Math.abs(c) > Math.abs(d) * 0.1 || a <= 0) continue;
+    const size = Math.abs(d) || Math.abs(item.height);
     fragments.push({
       text: item.str,
-      x: e! - left,
-      y: top - f!,
+      x: e,
+      y: f,
       width: item.width,
       size,
       bold: isBold(item.fontName),
     });
   }
-  const { segments, paintsImages } = readGraphics(operators, OPS, left, top);
+  const { segments, paintsImages } = readGraphics(operators, OPS, toPage);
   return {
     number,
     ocr: false,
-    width: right - left,
-    height: top - bottom,
+    width: viewport.width,
+    height: viewport.height,
     fragments,
     segments,
     paintsImages,
@@ -231,8 +241,7 @@ const shortestRule = 3;
 function readGraphics(
   operators: { fnArray: number[]; argsArray: unknown[] },
   OPS: PdfJs['OPS'],
-  left: number,
-  top: number,
+  toPage: Matrix,
 ): { segments: Segment[]; paintsImages: boolean } {
   const segments: Segment[] = [];
   const stack: Matrix[] = [];
@@ -254,10 +263,13 @@ function readGraphics(
     OPS.paintImageXObjectRepeat,
     OPS.paintInlineImageXObjectGroup,
   ]);
-  const point = (x: number, y: number): [number, number] => [
-    ctm[0] * x + ctm[2] * y + ctm[4] - left,
-    top - (ctm[1] * x + ctm[3] * y + ctm[5]),
-  ];
+  const point = (x: number, y: number): [number, number] => {
+    const [ux, uy] = [ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]];
+    return [
+      toPage[0] * ux + toPage[2] * uy + toPage[4],
+      toPage[1] * ux + toPage[3] * uy + toPage[5],
+    ];
+  };
   const addLine = (x1: number, y1: number, x2: number, y2: number) => {
     if (Math.abs(y1 - y2) < 1 && Math.abs(x2 - x1) >= shortestRule)
       segments.push({

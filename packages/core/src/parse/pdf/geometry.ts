@@ -160,6 +160,36 @@ export function splitWords(fragment: Fragment): Word[] {
   return words;
 }
 
+/**
+ * A word cut at `x` (a column rule it runs across): the characters left of it and those right
+ * of it, by estimated position; a character the rule crosses is in neither, as text that
+ * overflows its cell is hidden from there on under the next.
+ */
+export function cutWord(word: Word, x: number): [Word | undefined, Word | undefined] {
+  const chars = [...word.text];
+  const total = chars.reduce((sum, char) => sum + relativeWidth(char), 0) || 1;
+  const scale = (word.right - word.left) / total;
+  let [leftText, rightText] = ['', ''];
+  let position = word.left;
+  let rightStart = word.right;
+  let leftEnd = word.left;
+  for (const char of chars) {
+    const end = position + relativeWidth(char) * scale;
+    if (end <= x) {
+      leftText += char;
+      leftEnd = end;
+    } else if (position >= x) {
+      if (!rightText) rightStart = position;
+      rightText += char;
+    }
+    position = end;
+  }
+  return [
+    leftText ? { ...word, text: leftText, right: leftEnd } : undefined,
+    rightText ? { ...word, text: rightText, left: rightStart } : undefined,
+  ];
+}
+
 export function median(values: number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);

@@ -13,7 +13,14 @@ import {
   type PdfInfo,
 } from './extract.ts';
 import { removeFurniture } from './furniture.ts';
-import { buildLines, fragmentBox, splitWords, type Box, type Line } from './geometry.ts';
+import {
+  buildLines,
+  fragmentBox,
+  isRightToLeft,
+  splitWords,
+  type Box,
+  type Line,
+} from './geometry.ts';
 import { gutterFor, readingOrder } from './reading-order.ts';
 import { findTables, type Table } from './tables.ts';
 
@@ -38,8 +45,9 @@ function pageFlow(page: PageContent): Array<Line | Table> {
     ...tables.map((table) => ({ box: table.box, table })),
   ];
   const gutter = gutterFor(page.fragments.map((fragment) => fragment.size));
+  const rightToLeft = isRightToLeft(page.fragments.map((fragment) => fragment.text).join(''));
   const flow: Array<Line | Table> = [];
-  for (const group of readingOrder(units, gutter)) {
+  for (const group of readingOrder(units, gutter, rightToLeft)) {
     const groupTables = group.filter((unit) => unit.table);
     const fragments = group.flatMap((unit) => (unit.fragment ? [unit.fragment] : []));
     // A group is one band or one column: its tables and lines interleave by their top.

@@ -1,7 +1,8 @@
 /**
  * Reading order on a page by recursive cuts through the whitespace. The page is sliced into
  * horizontal bands at every vertical gap; consecutive bands that leave the same vertical gutter
- * open are one column set, which is split at that gutter and read left column first. A full-width
+ * open are one column set, which is split at that gutter and read left column first (right column
+ * first on a right-to-left page: Arabic, Hebrew). A full-width
  * line (a title, a figure caption) closes a column set, so a title above two columns is read
  * first and the columns after it, each top to bottom.
  */
@@ -59,8 +60,14 @@ function bands(units: Unit[]): Unit[][] {
  * bands that could not be split further).
  *
  * @param gutter the narrowest whitespace that can separate two columns, in points
+ * @param rightToLeft whether the page's script runs right to left, so its columns do too
  */
-export function readingOrder<T extends Unit>(units: T[], gutter: number, depth = 0): T[][] {
+export function readingOrder<T extends Unit>(
+  units: T[],
+  gutter: number,
+  rightToLeft = false,
+  depth = 0,
+): T[][] {
   if (units.length <= 1 || depth > 12) return units.length ? [units] : [];
   const left = Math.min(...units.map((unit) => unit.box.left));
   const right = Math.max(...units.map((unit) => unit.box.right));
@@ -70,7 +77,8 @@ export function readingOrder<T extends Unit>(units: T[], gutter: number, depth =
   let region: T[] = [];
   let open: Interval[] = [];
   const closeRegion = () => {
-    if (region.length) ordered.push(...splitRegion(region, interior(open), gutter, depth));
+    if (region.length)
+      ordered.push(...splitRegion(region, interior(open), gutter, rightToLeft, depth));
     region = [];
     open = [];
   };
@@ -94,6 +102,7 @@ function splitRegion<T extends Unit>(
   region: T[],
   gutters: Interval[],
   gutter: number,
+  rightToLeft: boolean,
   depth: number,
 ): T[][] {
   const left = Math.min(...region.map((unit) => unit.box.left));
@@ -121,11 +130,13 @@ function splitRegion<T extends Unit>(
       sideWidth(leftSide) >= width * 0.2 &&
       sideWidth(rightSide) >= width * 0.2 &&
       sideBySide >= 2
-    )
+    ) {
+      const [first, second] = rightToLeft ? [rightSide, leftSide] : [leftSide, rightSide];
       return [
-        ...readingOrder(leftSide, gutter, depth + 1),
-        ...readingOrder(rightSide, gutter, depth + 1),
+        ...readingOrder(first, gutter, rightToLeft, depth + 1),
+        ...readingOrder(second, gutter, rightToLeft, depth + 1),
       ];
+    }
   }
   return [region.sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left)];
 }

@@ -132,12 +132,13 @@ function isProse(rows: Row[]): boolean {
   return wordy >= 0.6 && figures.length / chunks.length < 0.1;
 }
 
-function tableFromRun(run: Row[]): Table | undefined {
+function tableFromRun(run: Row[], before: Row | undefined): Table | undefined {
   // Trim leading and trailing single-chunk lines: titles and notes, not rows.
   while (run.length && !isMulti(run[0]!)) run.shift();
   while (run.length && !isMulti(run.at(-1)!)) run.pop();
   const multi = run.filter(isMulti);
   if (multi.length < 3 || isProse(multi)) return undefined;
+  if (before && startsHeaderCell(before, run[0]!)) run.unshift(before);
   const size = median(run.map((row) => row.line.size));
   const gaps = columnGaps(multi, size);
   if (gaps.length === 0) return undefined;
@@ -152,14 +153,10 @@ function tableFromRun(run: Row[]): Table | undefined {
     for (const chunk of row.chunks) {
       // A chunk crossing a column boundary at a wide gap is two cells; at a word space it is
       // one cell spanning columns, kept in the column it starts in.
-      let current = columnOf(chunk.words[0]!.left);
-      let previous: Word | undefined;
-      for (const word of chunk.words) {
-        const column = columnOf(word.left);
-        if (previous && column !== current && word.left - previous.right > size * 0.5)
-          current = column;
-        cells[current] = cells[current] ? `${cells[current]} ${word.text}` : word.text;
-        previous = word;
+      for (const piece of piecesOf(chunk, columnOf, size)) {
+        const column = columnOfPiece(piece, gaps, columnOf);
+        for (const word of piece)
+          cells[column] = cells[column] ? `${cells[column]} ${word.text}` : word.text;
       }
     }
     grid.push(cells);
@@ -183,6 +180,58 @@ function tableFromRun(run: Row[]): Table | undefined {
     bottom: Math.max(...run.map((row) => row.line.y + row.line.size * 0.3)),
   };
   return { box, rows: merged, headerRows: 1 };
+}
+
+/**
+ * A lone line tight above a table's first row, over one of its cells and no wider than it: the
+ * first line of a header cell set on more lines than its neighbours (a title spans the table,
+ * or stands apart).
+ */
+function startsHeaderCell(line: Row, first: Row): boolean {
+  if (line.chunks.length !== 1 || first.line.y - line.line.y > first.line.size * 1.3) return false;
+  const [chunk] = line.chunks as [Chunk];
+  return first.chunks.some(
+    (cell) =>
+      chunk.left >= cell.left - first.line.size &&
+      chunk.right <= cell.right + first.line.size &&
+      chunk.right - chunk.left <= (cell.right - cell.left) * 1.5,
+  );
+}
+
+/** A chunk's words cut where they cross a column boundary at a gap wider than a word space. */
+function piecesOf(chunk: Chunk, columnOf: (x: number) => number, size: number): Word[][] {
+  const pieces: Word[][] = [];
+  let current = columnOf(chunk.words[0]!.left);
+  for (const word of chunk.words) {
+    const previous = pieces.at(-1)?.at(-1);
+    const column = columnOf(word.left);
+    if (!previous || (column !== current && word.left - previous.right > size * 0.5)) {
+      pieces.push([word]);
+      current = column;
+    } else pieces.at(-1)!.push(word);
+  }
+  return pieces;
+}
+
+/**
+ * The column a piece of text belongs to: the one its left edge is in, unless most of it lies
+ * in another (a right-aligned header over figures starts left of its column's boundary).
+ */
+function columnOfPiece(
+  piece: Word[],
+  gaps: Array<{ from: number; to: number }>,
+  columnOf: (x: number) => number,
+): number {
+  const left = piece[0]!.left;
+  const right = Math.max(...piece.map((word) => word.right));
+  const bounds = [-Infinity, ...gaps.map((gap) => (gap.from + gap.to) / 2), Infinity];
+  const overlap = (c: number) =>
+    Math.max(0, Math.min(right, bounds[c + 1]!) - Math.max(left, bounds[c]!));
+  const start = columnOf(left);
+  if (overlap(start) * 2 >= right - left) return start;
+  let best = start;
+  for (let c = 0; c < bounds.length - 1; c++) if (overlap(c) > overlap(best)) best = c;
+  return best;
 }
 
 /**
@@ -265,5 +314,8 @@ const withoutLeaders = (text: string): string =>
 /** Stream tables among fragments no ruled table took. */
 export function streamTables(fragments: Fragment[]): Table[] {
   const rows = buildLines(fragments).map((line) => ({ line, chunks: chunksOf(line) }));
-  return candidateRuns(rows).flatMap((run) => tableFromRun(run) ?? []);
+  return candidateRuns(rows).flatMap((run) => {
+    const first = rows.indexOf(run.find(isMulti)!);
+    return tableFromRun(run, rows[first - 1]) ?? [];
+  });
 }

@@ -5,7 +5,7 @@
  */
 import type { Fragment, PageContent, Segment } from './extract.ts';
 import { streamTables } from './stream.ts';
-import { type Box, centreX, fragmentBox, splitWords, type Word } from './geometry.ts';
+import { type Box, centreX, cutWord, fragmentBox, splitWords, type Word } from './geometry.ts';
 
 export interface Table {
   box: Box;
@@ -17,21 +17,34 @@ export interface Table {
 
 const tolerance = 2;
 
-/** Joins rules that continue one another (producers often draw a row's border cell by cell). */
+/**
+ * Joins rules that continue one another (producers often draw a row's border cell by cell). The
+ * pieces of one rule may sit a fraction of a point apart: they are gathered by position first,
+ * then joined along their length, so a piece drawn later but further left is not left out.
+ */
 function mergeSegments(segments: Segment[]): Segment[] {
-  const sorted = [...segments].sort((a, b) => a.at - b.at || a.from - b.from);
   const merged: Segment[] = [];
-  for (const segment of sorted) {
-    const last = merged.at(-1);
-    if (
-      last &&
-      last.orientation === segment.orientation &&
-      Math.abs(last.at - segment.at) <= tolerance &&
-      segment.from <= last.to + tolerance
-    ) {
-      last.to = Math.max(last.to, segment.to);
-      last.at = (last.at + segment.at) / 2;
-    } else merged.push({ ...segment });
+  for (const orientation of ['h', 'v'] as const) {
+    const sorted = segments
+      .filter((segment) => segment.orientation === orientation)
+      .sort((a, b) => a.at - b.at);
+    const lines: Segment[][] = [];
+    for (const segment of sorted) {
+      const line = lines.at(-1);
+      if (line && segment.at - line.at(-1)!.at <= tolerance) line.push(segment);
+      else lines.push([segment]);
+    }
+    for (const line of lines) {
+      const at = line.reduce((sum, segment) => sum + segment.at, 0) / line.length;
+      let run: Segment | undefined;
+      for (const segment of line.sort((a, b) => a.from - b.from)) {
+        if (run && segment.from <= run.to + tolerance) run.to = Math.max(run.to, segment.to);
+        else {
+          run = { orientation, at, from: segment.from, to: segment.to };
+          merged.push(run);
+        }
+      }
+    }
   }
   return merged;
 }
@@ -139,6 +152,19 @@ function severalColumns(words: Word[], left: number, right: number, top: number,
   return lines.size > 0 && split > lines.size / 2;
 }
 
+/**
+ * A word that runs across a column rule drawn where it stands is cut there: pdf.js joins a
+ * cell's overflowing text and the next cell's into one run ("Elizab" + "2165" as "Elizab2165"),
+ * and each part belongs to its own cell.
+ */
+function cutAtRules(word: Word, xs: number[], verticals: Segment[]): Word[] {
+  const y = word.y - word.size * 0.3;
+  const rule = xs.find((x) => word.left < x - 1 && word.right > x + 1 && covered(verticals, x, y));
+  if (rule === undefined) return [word];
+  const [left, right] = cutWord(word, rule);
+  return [...(left ? [left] : []), ...(right ? cutAtRules(right, xs, verticals) : [])];
+}
+
 function ruledTables(page: PageContent, words: Word[]): Table[] {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
@@ -220,11 +246,13 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     const texts = Array.from({ length: rowCount }, () =>
       Array.from({ length: columnCount }, () => [] as Word[]),
     );
-    const inside = words.filter((word) => {
-      const x = (word.left + word.right) / 2;
-      const y = word.y - word.size * 0.3;
-      return x > box.left && x < box.right && y > box.top && y < box.bottom;
-    });
+    const inside = words
+      .filter((word) => {
+        const x = (word.left + word.right) / 2;
+        const y = word.y - word.size * 0.3;
+        return x > box.left && x < box.right && y > box.top && y < box.bottom;
+      })
+      .flatMap((word) => cutAtRules(word, xs, vs));
     for (const word of inside) {
       const x = (word.left + word.right) / 2;
       const y = word.y - word.size * 0.3;
