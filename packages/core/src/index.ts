@@ -62,7 +62,6 @@ export {
   crawlOptionsSchema,
   crawlOptionsShape,
   batchScrapeOptionsSchema,
-  batchScrapeOptionsShape,
   checkCrawlLimit,
 } from './crawl/options.ts';
 export type {

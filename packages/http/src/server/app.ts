@@ -6,16 +6,15 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { checkCrawlLimit, reviseResolved } from '@trawl/core/server';
 import {
-  checkCrawlLimit,
+  crawlOptionsSchema,
   CreditLedger,
   FeedbackService,
   map,
-  parseOrThrow,
   scrape,
   toTrawlError,
   ValidationError,
-  type CrawlOptions,
   type CreditLedgerOptions,
   type EngineConfig,
   type EngineContext,
@@ -45,13 +44,7 @@ import { applyCrawlPrompt, crawlPromptRoutes } from './crawl-prompt.ts';
 /** The options a crawl's prompt turned into, by job id (the status answers them). */
 const promptOptionsNamespace = 'crawl-prompt-options';
 import { asksModel, TokenUsageBook, usageRoutes, type TokenMeter } from './llm-usage.ts';
-import {
-  batchScrapeRequestSchema,
-  coreOptions,
-  crawlRequestSchema,
-  mapRequestSchema,
-  scrapeRequestSchema,
-} from './requests.ts';
+import { batchScrapeRequest, crawlRequest, mapRequest, scrapeRequest } from './requests.ts';
 
 /** What the server is built from. */
 export interface ServerOptions {
@@ -367,16 +360,16 @@ function routes(
   });
 
   app.post('/v2/scrape', async (request, reply) => {
-    const body = parseOrThrow(scrapeRequestSchema, request.body ?? {}, 'scrape request');
+    const { fields, options } = scrapeRequest.parse(request.body);
     const cost = ledger.cost('scrape');
     if (!(await ledger.allows(request.team, cost))) return send(reply, outOfCredits);
     const capped = await overTokenCap(request, reply);
     if (capped) return capped;
-    const record = await records.start(request.team, 'scrape', body.url);
+    const record = await records.start(request.team, 'scrape', fields.url);
     const { meter, context: llmContext } = metered(request.team, record.id);
     const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
       concurrency.run(request.team, () =>
-        scrape(body.url, coreOptions(request.body, 'url'), {
+        scrape(fields.url, options, {
           ...llmContext,
           store,
           config,
@@ -395,70 +388,68 @@ function routes(
   });
 
   app.post('/v2/map', async (request, reply) => {
-    const body = parseOrThrow(mapRequestSchema, request.body ?? {}, 'map request');
+    const { fields, options } = mapRequest.parse(request.body);
     const cost = ledger.cost('map');
     if (!(await ledger.allows(request.team, cost))) return send(reply, outOfCredits);
-    const record = await records.start(request.team, 'map', body.url);
+    const record = await records.start(request.team, 'map', fields.url);
     const result = await recorded(records, record.id, cost, () =>
-      map(body.url, coreOptions(request.body, 'url'), { config }),
+      map(fields.url, options, { config }),
     );
     await ledger.debit(request.team, cost, { endpoint: 'map', jobId: record.id });
     return { success: true, id: record.id, links: result.links };
   });
 
   app.post('/v2/crawl', async (request, reply) => {
-    const body = parseOrThrow(crawlRequestSchema, request.body ?? {}, 'crawl request');
+    const { fields, options, given } = crawlRequest.parse(request.body);
     const capped = await overTokenCap(request, reply);
     if (capped) return capped;
     // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
-    checkCrawlLimit(body.limit, config.maxCrawlLimit);
-    const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
+    checkCrawlLimit(options.limit, config.maxCrawlLimit);
+    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
     const remaining = await ledger.remaining(request.team);
     const pagePrice = ledger.cost('crawl');
     if (remaining !== undefined && remaining < Math.max(pagePrice, 1))
       return send(reply, outOfCredits);
     if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
       return send(reply, keyAlreadyUsed);
-    const options = coreOptions<CrawlOptions>(request.body, 'url', 'webhook');
-    // No crawl may spend more than the team has left.
-    if (remaining !== undefined && pagePrice > 0)
-      options.limit = Math.min(body.limit, Math.floor(remaining / pagePrice));
     // A prompt becomes options first (issue 18); explicit options win.
     const prompted = await applyCrawlPrompt(
-      body.url,
+      fields.url,
       options,
-      request.body as Record<string, unknown>,
+      given,
       metered(request.team, crypto.randomUUID()),
     );
-    const job = await jobs.startCrawl(request.team, body.url, prompted.options, webhook);
+    // No crawl may spend more than the team has left.
+    const crawlOptions =
+      remaining !== undefined && pagePrice > 0
+        ? reviseResolved(crawlOptionsSchema, prompted.options, {
+            limit: Math.min(prompted.options.limit, Math.floor(remaining / pagePrice)),
+          })
+        : prompted.options;
+    const job = await jobs.startCrawl(request.team, fields.url, crawlOptions, webhook);
     if (prompted.promptOptions)
       await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
         ttlMs: jobRetentionMs,
       });
-    await records.start(request.team, 'crawl', body.url, job.id);
+    await records.start(request.team, 'crawl', fields.url, job.id);
     return { success: true, id: job.id, url: `${base(request)}/v2/crawl/${job.id}` };
   });
 
   app.post('/v2/batch/scrape', async (request, reply) => {
-    const body = parseOrThrow(batchScrapeRequestSchema, request.body ?? {}, 'batch scrape request');
+    const { fields, options } = batchScrapeRequest.parse(request.body);
     const capped = await overTokenCap(request, reply);
     if (capped) return capped;
-    const webhook = body.webhook === undefined ? undefined : webhookConfigOf(body.webhook);
+    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
     if (!(await ledger.allows(request.team, ledger.cost('batch_scrape'))))
       return send(reply, outOfCredits);
     if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
       return send(reply, keyAlreadyUsed);
-    if (body.appendToId !== undefined)
+    if (fields.appendToId !== undefined)
       return send(
         reply,
         refusal(400, 'appendToId is not supported by this server yet', 'BAD_REQUEST'),
       );
-    const job = await jobs.startBatch(
-      request.team,
-      body.urls,
-      coreOptions(request.body, 'urls', 'webhook', 'appendToId'),
-      webhook,
-    );
+    const job = await jobs.startBatch(request.team, fields.urls, options, webhook);
     await records.start(request.team, 'batch_scrape', job.url, job.id);
     return {
       success: true,

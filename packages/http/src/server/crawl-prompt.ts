@@ -8,10 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   crawlOptionsFromPrompt,
-  parseOrThrow,
+  crawlOptionsSchema,
   type CrawlOptions,
   type EngineContext,
+  type ResolvedCrawlOptions,
 } from '@trawl/core';
+import { parseOrThrow, resolveOptions } from '@trawl/core/server';
 import { wireFields } from './requests.ts';
 
 const previewSchema = z.strictObject({
@@ -32,16 +34,25 @@ export type LlmContextOf = (
  */
 export async function applyCrawlPrompt(
   url: string,
-  options: CrawlOptions,
-  body: Record<string, unknown>,
+  options: ResolvedCrawlOptions,
+  given: Readonly<Record<string, unknown>>,
   llm: ReturnType<LlmContextOf>,
-): Promise<{ options: CrawlOptions; promptOptions?: Partial<CrawlOptions>; warning?: string }> {
+): Promise<{
+  options: ResolvedCrawlOptions;
+  promptOptions?: Partial<CrawlOptions>;
+  warning?: string;
+}> {
   if (!options.prompt || !llm.context.llm) return { options };
   try {
-    const generated = await crawlOptionsFromPrompt(options.prompt, url, body, llm.context);
-    const { prompt: _prompt, ...rest } = options;
+    const generated = await crawlOptionsFromPrompt(options.prompt, url, given, llm.context);
+    const { prompt: _prompt, ...rest } = given;
+    // New options, so the schema checks them together (the pattern caps span both lists).
     return {
-      options: { ...rest, ...generated.options },
+      options: resolveOptions(
+        crawlOptionsSchema,
+        { ...rest, ...generated.options },
+        'crawl options',
+      ),
       promptOptions: generated.options,
       ...(generated.warnings.length ? { warning: generated.warnings.join(' ') } : {}),
     };

@@ -15,8 +15,11 @@ import {
   type Job,
   type JobKind,
   type JobSummary,
+  type ResolvedBatchScrapeOptions,
+  type ResolvedCrawlOptions,
   type Store,
 } from '@trawl/core';
+import { givenOptions } from '@trawl/core/server';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
@@ -32,7 +35,7 @@ export interface JobOwner {
   kind: JobKind;
   url: string;
   createdAt: string;
-  /** The options as the request gave them (for `GET /v2/crawl/active`). */
+  /** The options as the request gave them, before defaults (for `GET /v2/crawl/active`). */
   options: Record<string, unknown>;
   /** Where the job's events go, if anywhere. */
   webhook?: WebhookConfig;
@@ -67,7 +70,7 @@ export class JobRegistry {
   async startCrawl(
     team: string,
     url: string,
-    options: CrawlOptions,
+    options: CrawlOptions | ResolvedCrawlOptions,
     webhook?: WebhookConfig,
   ): Promise<Job> {
     const id = crypto.randomUUID();
@@ -79,7 +82,7 @@ export class JobRegistry {
       jobId: id,
       team,
     });
-    await this.#own(job, team, { ...options }, webhook);
+    await this.#own(job, team, { ...givenOptions(options) }, webhook);
     return job;
   }
 
@@ -87,7 +90,7 @@ export class JobRegistry {
   async startBatch(
     team: string,
     urls: string[],
-    options: BatchScrapeOptions,
+    options: BatchScrapeOptions | ResolvedBatchScrapeOptions,
     webhook?: WebhookConfig,
   ): Promise<Job & { invalidURLs: string[] }> {
     const id = crypto.randomUUID();
@@ -98,7 +101,7 @@ export class JobRegistry {
       jobId: id,
       team,
     });
-    await this.#own(job, team, { ...options }, webhook);
+    await this.#own(job, team, { ...givenOptions(options) }, webhook);
     return job;
   }
 

@@ -6,29 +6,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  parseOrThrow,
   search,
-  searchOptionsShape,
   type CreditLedger,
   type EngineConfig,
   type EngineContext,
   type MediaSink,
-  type SearchOptions,
   type SearchProvider,
   type Store,
 } from '@trawl/core';
-import { z } from 'zod';
 import type { ErrorReply } from './errors.ts';
 import type { RequestRecords } from './records.ts';
-import { coreOptions, wireFields } from './requests.ts';
-
-/** The body of POST /v2/search: strict, so an unknown key is a 400 naming it. */
-export const searchRequestSchema = z.strictObject({
-  // Kept loose here: core checks it (trimmed, 1–2000 characters) with the rest of the request.
-  query: z.string(),
-  ...searchOptionsShape,
-  ...wireFields,
-});
+import { searchRequest } from './requests.ts';
 
 /** What the search route needs from the server. */
 export interface SearchRouteContext {
@@ -54,16 +42,16 @@ export interface SearchRouteContext {
 export function searchRoutes(app: FastifyInstance, context: SearchRouteContext): void {
   const { store, config, records, ledger, providers } = context;
   app.post('/v2/search', async (request, reply: FastifyReply) => {
-    const body = parseOrThrow(searchRequestSchema, request.body ?? {}, 'search request');
+    const { options } = searchRequest.parse(request.body);
     const price = ledger.cost('search');
     if (!(await ledger.allows(request.team, price)))
       return reply.code(context.outOfCredits.status).send(context.outOfCredits.body);
-    const record = await records.start(request.team, 'search', body.query.slice(0, 2000));
+    const record = await records.start(request.team, 'search', options.query);
     try {
       const llm = context.llmContext(request.team, record.id);
       const { result } = await context
         .runLimited(request.team, () =>
-          search(body.query, coreOptions<SearchOptions>(request.body, 'query'), {
+          search(options.query, options, {
             ...llm.context,
             store,
             config,
