@@ -97,7 +97,8 @@ describe('defaults of request options', () => {
       const pattern = new RegExp(`\\b${escape(field)}\\b[^\\n;]{0,60}\\?\\?\\s*(${literal})\\b`);
       for (const { path, text } of files) {
         const line = text.split('\n').findIndex((content) => pattern.test(content));
-        if (line >= 0) repeated.push(`${relative(root, path)}:${line + 1} repeats ${field}'s default`);
+        if (line >= 0)
+          repeated.push(`${relative(root, path)}:${line + 1} repeats ${field}'s default`);
       }
     }
     expect(repeated).toEqual([]);

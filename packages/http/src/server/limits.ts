@@ -123,3 +123,16 @@ export class IdempotencyKeys {
     return claim;
   }
 }
+
+/** The hosted service's rate-limit groups, by the pattern of the matched route. */
+export function rateModeOf(method: string, path: string): RateMode {
+  if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
+  if (method === 'POST' && path === '/v2/crawl') return 'crawl';
+  if (method === 'POST' && path === '/v2/map') return 'map';
+  if (method === 'POST' && path === '/v2/search') return 'search';
+  // The hosted service counts creating, changing and running monitors with crawls.
+  if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
+  if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
+  if (path === '/v2/feedback' || path === '/v2/search/:jobId/feedback') return 'account';
+  return 'crawlStatus';
+}

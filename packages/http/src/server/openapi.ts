@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
-import { monitorOpenApiPaths } from './monitors.ts';
+import { monitorOpenApiPaths } from './routes/monitors.ts';
 import {
   batchScrapeRequest,
   crawlRequest,

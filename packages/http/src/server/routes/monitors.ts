@@ -8,88 +8,19 @@
  * with the webhook notifier, the configured e-mail notifier and LLM, and the credits ledger; its
  * scheduler starts when the server is ready and stops when it closes.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EmailNotifier, OpenAiLlmProvider } from '@trawl/adapters';
+import type { FastifyRequest } from 'fastify';
 import {
   ConflictError,
   MonitorService,
   monitorCreateShape,
   monitorUpdateShape,
-  parseOrThrow,
-  ValidationError,
   WebhookNotifier,
-  type EngineConfig,
-  type LlmProvider,
-  type MonitorCredits,
-  type Notifier,
-  type SearchProvider,
-  type Store,
-  type WebhookSender,
 } from '@trawl/core';
+import { parseOrThrow } from '@trawl/core/server';
 import { z } from 'zod';
-import { errorReply, refusal } from './errors.ts';
-import { wireFields } from './requests.ts';
-
-/** Monitor settings of the server. */
-export interface MonitorServerSettings {
-  /** Judges changes and extracts JSON; without one, judging falls back to keywords. */
-  llm?: LlmProvider;
-  /** Notifiers beyond the webhook (e-mail). */
-  notifiers?: readonly Notifier[];
-}
-
-/** The server settings monitors are built from (`TRAWL_SMTP_*`, `TRAWL_LLM_*`). */
-export interface MonitorConfig {
-  smtpUrl?: string;
-  smtpFrom?: string;
-  llmBaseUrl?: string;
-  llmModel?: string;
-  llmApiKey?: string;
-}
-
-/**
- * The e-mail notifier and the LLM of the server's settings: e-mail when an SMTP URL is set, an
- * LLM when a model is set. @throws BAD_REQUEST for an LLM base URL without a model
- */
-export function monitorSettingsFrom(config: MonitorConfig): MonitorServerSettings {
-  if (config.llmBaseUrl && !config.llmModel) {
-    throw new ValidationError(
-      'TRAWL_LLM_BASE_URL is set but TRAWL_LLM_MODEL is not: name the model the endpoint serves.',
-    );
-  }
-  return {
-    ...(config.llmModel
-      ? {
-          llm: new OpenAiLlmProvider({
-            model: config.llmModel,
-            ...(config.llmBaseUrl ? { baseUrl: config.llmBaseUrl } : {}),
-            ...(config.llmApiKey ? { apiKey: config.llmApiKey } : {}),
-          }),
-        }
-      : {}),
-    notifiers: config.smtpUrl
-      ? [
-          new EmailNotifier({
-            url: config.smtpUrl,
-            ...(config.smtpFrom ? { from: config.smtpFrom } : {}),
-          }),
-        ]
-      : [],
-  };
-}
-
-/** What the monitor routes are built from. */
-export interface MonitorRouteContext {
-  store: Store;
-  config: EngineConfig;
-  webhooks: WebhookSender;
-  credits?: MonitorCredits;
-  /** Web search providers of search targets, the same as /v2/search's. */
-  searchProviders?: readonly SearchProvider[];
-  settings?: MonitorServerSettings;
-  base: (request: FastifyRequest) => string;
-  log?: (message: string, error?: unknown) => void;
-}
+import { outOfCredits, Refusal } from '../errors.ts';
+import { wireFields } from '../requests.ts';
+import type { RoutePlugin } from './index.ts';
 
 /** The body of `POST /v2/monitor`: core's create shape plus the SDK's `origin` / `integration`. */
 export const monitorCreateRequestSchema = z.strictObject({ ...monitorCreateShape, ...wireFields });
@@ -97,13 +28,8 @@ export const monitorCreateRequestSchema = z.strictObject({ ...monitorCreateShape
 export const monitorUpdateRequestSchema = z.strictObject({ ...monitorUpdateShape, ...wireFields });
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const monitorNotFound = refusal(404, 'Monitor not found', 'NOT_FOUND');
-const checkNotFound = refusal(404, 'Check not found', 'NOT_FOUND');
-const outOfCredits = refusal(
-  402,
-  'Insufficient credits to perform this request. Ask the operator for more credits (TRAWL_TEAM_CREDITS).',
-  'PAYMENT_REQUIRED',
-);
+const monitorNotFound = () => new Refusal('NOT_FOUND', 'Monitor not found');
+const checkNotFound = () => new Refusal('NOT_FOUND', 'Check not found');
 
 /** The body without the wire-only fields the SDK adds. */
 function withoutWireFields<T extends Record<string, unknown>>(body: T): T {
@@ -114,37 +40,38 @@ function withoutWireFields<T extends Record<string, unknown>>(body: T): T {
 type IdParams = { id: string };
 type CheckParams = { id: string; checkId: string };
 
-/** Registers the monitor routes and the service's lifecycle on `app`; returns the service. */
-export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext): MonitorService {
+/** Registers the monitor routes and the service's lifecycle on `app`. */
+export const monitorRoutes: RoutePlugin = (app, server) => {
+  const settings = server.options.monitors;
+  const credits = server.ledger;
   const service = new MonitorService({
-    store: context.store,
-    config: context.config,
-    notifiers: [new WebhookNotifier(context.webhooks), ...(context.settings?.notifiers ?? [])],
-    ...(context.settings?.llm ? { llm: context.settings.llm } : {}),
-    ...(context.credits ? { credits: context.credits } : {}),
-    ...(context.searchProviders ? { searchProviders: context.searchProviders } : {}),
-    ...(context.log ? { onWarning: context.log } : {}),
+    store: server.store,
+    config: server.config,
+    notifiers: [new WebhookNotifier(server.webhooks), ...(settings?.notifiers ?? [])],
+    ...(settings?.llm ? { llm: settings.llm } : {}),
+    credits,
+    searchProviders: server.searchProviders,
+    onWarning: (message, error) => app.log.warn({ err: error }, message),
   });
   app.addHook('onReady', () => service.start());
   app.addHook('onClose', async () => {
     await service.stop();
     await Promise.allSettled(
-      (context.settings?.notifiers ?? []).map(
-        (notifier) => notifier.close?.() ?? Promise.resolve(),
-      ),
+      (settings?.notifiers ?? []).map((notifier) => notifier.close?.() ?? Promise.resolve()),
     );
   });
   const scope = (request: FastifyRequest) => ({ team: request.team });
-  const send = (reply: FastifyReply, answer: ReturnType<typeof refusal>) =>
-    reply.code(answer.status).send(answer.body);
-
   // Creating, changing and running a monitor need a credit left, as on the hosted service.
-  const hasCredits = async (request: FastifyRequest) =>
-    !context.credits || (await context.credits.allows(request.team));
+  const mustHaveCredits = async (request: FastifyRequest) => {
+    if (!(await credits.allows(request.team))) throw outOfCredits();
+  };
+  const mustBeIds = (...ids: [id: string, notFound: () => Refusal][]) => {
+    for (const [id, notFound] of ids) if (!uuidPattern.test(id)) throw notFound();
+  };
 
-  app.post('/v2/monitor', async (request, reply) => {
+  app.post('/v2/monitor', async (request) => {
     const body = parseOrThrow(monitorCreateRequestSchema, request.body ?? {}, 'monitor');
-    if (!(await hasCredits(request))) return send(reply, outOfCredits);
+    await mustHaveCredits(request);
     return { success: true, data: await service.create(withoutWireFields(body), scope(request)) };
   });
 
@@ -153,29 +80,29 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
     data: await service.list(request.query, scope(request)),
   }));
 
-  app.get<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
-    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+  app.get<{ Params: IdParams }>('/v2/monitor/:id', async (request) => {
+    mustBeIds([request.params.id, monitorNotFound]);
     return { success: true, data: await service.get(request.params.id, scope(request)) };
   });
 
-  app.patch<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
-    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+  app.patch<{ Params: IdParams }>('/v2/monitor/:id', async (request) => {
+    mustBeIds([request.params.id, monitorNotFound]);
     const body = parseOrThrow(monitorUpdateRequestSchema, request.body ?? {}, 'monitor update');
-    if (!(await hasCredits(request))) return send(reply, outOfCredits);
+    await mustHaveCredits(request);
     return {
       success: true,
       data: await service.update(request.params.id, withoutWireFields(body), scope(request)),
     };
   });
 
-  app.delete<{ Params: IdParams }>('/v2/monitor/:id', async (request, reply) => {
-    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+  app.delete<{ Params: IdParams }>('/v2/monitor/:id', async (request) => {
+    mustBeIds([request.params.id, monitorNotFound]);
     await service.delete(request.params.id, scope(request));
     return { success: true };
   });
 
-  app.post<{ Params: IdParams }>('/v2/monitor/:id/run', async (request, reply) => {
-    if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+  app.post<{ Params: IdParams }>('/v2/monitor/:id/run', async (request) => {
+    mustBeIds([request.params.id, monitorNotFound]);
     // The SDK posts `{}` with its origin; nothing else is accepted.
     parseOrThrow(z.strictObject(wireFields), request.body ?? {}, 'monitor run');
     try {
@@ -184,8 +111,11 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
     } catch (error) {
       // The hosted service puts the running check's id beside the error.
       if (error instanceof ConflictError && error.details && 'checkId' in error.details) {
-        const answer = errorReply(error);
-        return reply.code(409).send({ ...answer.body, checkId: error.details['checkId'] });
+        throw new Refusal(error.code, error.message, {
+          details: error.details,
+          fields: { checkId: error.details['checkId'] },
+          cause: error,
+        });
       }
       throw error;
     }
@@ -193,8 +123,8 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
 
   app.get<{ Params: IdParams; Querystring: Record<string, string> }>(
     '/v2/monitor/:id/checks',
-    async (request, reply) => {
-      if (!uuidPattern.test(request.params.id)) return send(reply, monitorNotFound);
+    async (request) => {
+      mustBeIds([request.params.id, monitorNotFound]);
       return {
         success: true,
         data: await service.checks(request.params.id, request.query, scope(request)),
@@ -204,10 +134,9 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
 
   app.get<{ Params: CheckParams; Querystring: Record<string, string> }>(
     '/v2/monitor/:id/checks/:checkId',
-    async (request, reply) => {
+    async (request) => {
       const { id, checkId } = request.params;
-      if (!uuidPattern.test(id)) return send(reply, monitorNotFound);
-      if (!uuidPattern.test(checkId)) return send(reply, checkNotFound);
+      mustBeIds([id, monitorNotFound], [checkId, checkNotFound]);
       const { nextSkip, ...detail } = await service.check(
         id,
         checkId,
@@ -217,7 +146,7 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
       let next: string | undefined;
       if (nextSkip !== undefined) {
         const query = new URLSearchParams({ ...request.query, skip: String(nextSkip) });
-        next = `${context.base(request)}/v2/monitor/${id}/checks/${checkId}?${query.toString()}`;
+        next = `${server.base(request)}/v2/monitor/${id}/checks/${checkId}?${query.toString()}`;
       }
       return {
         success: true,
@@ -227,19 +156,13 @@ export function monitorRoutes(app: FastifyInstance, context: MonitorRouteContext
     },
   );
 
-  app.get<{ Params: CheckParams }>(
-    '/v2/monitor/:id/checks/:checkId/webhooks',
-    async (request, reply) => {
-      const { id, checkId } = request.params;
-      if (!uuidPattern.test(id)) return send(reply, monitorNotFound);
-      if (!uuidPattern.test(checkId)) return send(reply, checkNotFound);
-      await service.check(id, checkId, { limit: 1 }, scope(request));
-      return { success: true, deliveries: await context.webhooks.log(checkId) };
-    },
-  );
-
-  return service;
-}
+  app.get<{ Params: CheckParams }>('/v2/monitor/:id/checks/:checkId/webhooks', async (request) => {
+    const { id, checkId } = request.params;
+    mustBeIds([id, monitorNotFound], [checkId, checkNotFound]);
+    await service.check(id, checkId, { limit: 1 }, scope(request));
+    return { success: true, deliveries: await server.webhooks.log(checkId) };
+  });
+};
 
 /** The monitor paths of the OpenAPI document, with the request schemas the routes validate with. */
 export function monitorOpenApiPaths(
