@@ -156,8 +156,13 @@ export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';
 export { MemoryStore } from './defaults/memory-store.ts';
 export { ConflictError } from './errors.ts';
-export { MonitorService } from './monitor/index.ts';
-export type { MonitorCredits, MonitorScope, MonitorServiceOptions } from './monitor/index.ts';
+export { Monitors, MonitorService } from './monitor/index.ts';
+export type {
+  MonitorCredits,
+  MonitorScope,
+  MonitorsOptions,
+  MonitorServiceOptions,
+} from './monitor/index.ts';
 export {
   monitorCreateSchema,
   monitorCreateShape,
