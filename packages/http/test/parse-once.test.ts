@@ -10,6 +10,8 @@ import {
   map,
   MemoryStore,
   mapOptionsSchema,
+  monitorCreateSchema,
+  monitorUpdateSchema,
   resolveEngineConfig,
   scrapeOptionsSchema,
 } from '@trawl/core';
@@ -72,6 +74,35 @@ describe('one validation per request', () => {
     expect(batch.statusCode).toBe(200);
     for (const parse of parses) expect(parse).not.toHaveBeenCalled();
     await Promise.all(app.jobs.running.map((job) => job.done));
+    await app.close();
+  });
+
+  it('creates and updates a monitor with the options the request parse resolved', async () => {
+    const app = server();
+    const parses = [monitorCreateSchema, monitorUpdateSchema, scrapeOptionsSchema].map((schema) =>
+      vi.spyOn(schema, 'safeParse'),
+    );
+    const created = await post(app, '/v2/monitor', {
+      name: 'Once',
+      schedule: { text: 'every day at 9am' },
+      targets: [{ type: 'scrape', urls: [`${site}/`], scrapeOptions: { waitFor: 0 } }],
+      origin: 'js-sdk',
+    });
+    expect(created.statusCode).toBe(200);
+    const { id, targets } = created.json<{ data: { id: string; targets: object[] } }>().data;
+    // Stored as the client wrote it, without the defaults spelled out.
+    expect(targets[0]).toMatchObject({ scrapeOptions: { waitFor: 0 } });
+    expect(Object.keys((targets[0] as { scrapeOptions: object }).scrapeOptions)).toEqual([
+      'waitFor',
+    ]);
+    const updated = await app.inject({
+      method: 'PATCH',
+      url: `/v2/monitor/${id}`,
+      payload: { name: 'Once again' },
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(updated.statusCode).toBe(200);
+    for (const parse of parses) expect(parse).not.toHaveBeenCalled();
     await app.close();
   });
 

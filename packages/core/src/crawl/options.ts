@@ -32,7 +32,7 @@ const pathPatternsSchema = z
  * ScrapeOptions applied to every page of a crawl, with scrape's checks across fields; a profile
  * belongs to one page, not many.
  */
-const pageScrapeOptionsSchema = scrapeOptionsSchema
+export const pageScrapeOptionsSchema = scrapeOptionsSchema
   .safeExtend({ profile: z.never().optional() })
   .describe('Options applied to each scraped page (without profile).');
 
@@ -119,26 +119,32 @@ export const crawlOptionsShape = {
     .describe('Natural-language crawl instructions; needs an LLM.'),
 } as const;
 
+/** The crawler fields of a crawl, without its page options (a monitor's crawl target has them). */
+const { scrapeOptions: _pageOptions, ...crawlerShape } = crawlOptionsShape;
+
+/** The crawler options alone, with the checks across the path patterns. */
+export const crawlerOptionsSchema = z.strictObject(crawlerShape).superRefine((options, context) => {
+  const total = [...options.includePaths, ...options.excludePaths];
+  if (total.length > maxPatterns) {
+    context.addIssue({
+      code: 'custom',
+      path: ['includePaths'],
+      message: `includePaths and excludePaths together may hold at most ${maxPatterns} patterns`,
+    });
+  }
+  if (total.reduce((sum, pattern) => sum + pattern.length, 0) > maxPatternCharacters) {
+    context.addIssue({
+      code: 'custom',
+      path: ['includePaths'],
+      message: `includePaths and excludePaths together may hold at most ${maxPatternCharacters} characters`,
+    });
+  }
+});
+
 /** Crawl options as a strict object: unknown keys are errors, not silently dropped. */
-export const crawlOptionsSchema = z
-  .strictObject(crawlOptionsShape)
-  .superRefine((options, context) => {
-    const total = [...options.includePaths, ...options.excludePaths];
-    if (total.length > maxPatterns) {
-      context.addIssue({
-        code: 'custom',
-        path: ['includePaths'],
-        message: `includePaths and excludePaths together may hold at most ${maxPatterns} patterns`,
-      });
-    }
-    if (total.reduce((sum, pattern) => sum + pattern.length, 0) > maxPatternCharacters) {
-      context.addIssue({
-        code: 'custom',
-        path: ['includePaths'],
-        message: `includePaths and excludePaths together may hold at most ${maxPatternCharacters} characters`,
-      });
-    }
-  });
+export const crawlOptionsSchema = crawlerOptionsSchema.safeExtend({
+  scrapeOptions: crawlOptionsShape.scrapeOptions,
+});
 
 /** What callers pass to `crawl()`. */
 export type CrawlOptions = z.input<typeof crawlOptionsSchema>;

@@ -21,6 +21,7 @@ import type { Notifier } from '../interfaces/notifier.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
 import { KeyedQueue } from '../internal/keyed-queue.ts';
+import { givenOptions, resolveOptions } from '../internal/resolved.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { Baselines } from './baselines.ts';
 import { estimateMonthlyCredits, type MonitorCredits } from './billing.ts';
@@ -37,6 +38,8 @@ import {
   type MonitorCreateInput,
   type MonitorListOptions,
   type MonitorUpdateInput,
+  type ResolvedMonitorCreate,
+  type ResolvedMonitorUpdate,
 } from './options.ts';
 import { applyUpdate, newMonitorRecord, publicMonitor } from './monitor-record.ts';
 import { MonitorRecords, type MonitorRecord } from './records.ts';
@@ -141,9 +144,14 @@ export class Monitors {
    * });
    * monitors.start();
    */
-  async create(input: MonitorCreateInput, scope: MonitorScope = {}): Promise<Monitor> {
-    const parsed = parseOrThrow(monitorCreateSchema, input, 'monitor');
-    const record = newMonitorRecord(parsed, input, {
+  async create(
+    input: MonitorCreateInput | ResolvedMonitorCreate,
+    scope: MonitorScope = {},
+  ): Promise<Monitor> {
+    const parsed = resolveOptions(monitorCreateSchema, input, 'monitor');
+    // Targets and webhook are stored as the caller wrote them, without defaults spelled out.
+    const given = givenOptions(parsed) as MonitorCreateInput;
+    const record = newMonitorRecord(parsed, given, {
       team: scope.team ?? 'default',
       schedule: (schedule, now) => this.#schedule(schedule, now),
       targets: (inputs) => storedTargets(inputs, this.#targetServices),
@@ -174,8 +182,13 @@ export class Monitors {
    *
    * @throws BAD_REQUEST for an empty update or a bad field; NOT_FOUND
    */
-  async update(id: string, input: MonitorUpdateInput, scope: MonitorScope = {}): Promise<Monitor> {
-    const parsed = parseOrThrow(monitorUpdateSchema, input, 'monitor update');
+  async update(
+    id: string,
+    input: MonitorUpdateInput | ResolvedMonitorUpdate,
+    scope: MonitorScope = {},
+  ): Promise<Monitor> {
+    const parsed = resolveOptions(monitorUpdateSchema, input, 'monitor update');
+    const given = givenOptions(parsed) as MonitorUpdateInput;
     if (Object.keys(parsed).length === 0) {
       throw new ValidationError('Update body cannot be empty', {
         details: [{ path: [], message: 'give at least one field to change' }],
@@ -185,7 +198,7 @@ export class Monitors {
     return this.#queue.run(id, async () => {
       const record = await this.#owned(id, scope);
       const now = new Date();
-      applyUpdate(record, parsed, input, now, {
+      applyUpdate(record, parsed, given, now, {
         schedule: (schedule) => this.#schedule(schedule, now),
         targets: (inputs) => storedTargets(inputs, this.#targetServices),
       });

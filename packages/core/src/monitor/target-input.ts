@@ -3,14 +3,13 @@
  * the caller's own options kept, no defaults spelled out), the webhook in its object form,
  * notification settings, and the rule that search targets need a goal to judge against.
  */
-import { crawlOptionsSchema } from '../crawl/options.ts';
 import { NotConfiguredError, ValidationError } from '../errors.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
 import { parseOrThrow } from '../internal/zod.ts';
-import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.ts';
+import type { ScrapeOptions } from '../scrape/options.ts';
 import { comparisonOf } from './comparison.ts';
 import {
   monitorSearchTargetSchema,
@@ -28,8 +27,8 @@ export interface TargetServices {
 }
 
 /**
- * Targets as stored. @throws BAD_REQUEST / INVALID_URL naming the target's bad field;
- * NOT_CONFIGURED for JSON without an LLM, or search with nothing to search
+ * Targets as stored, from targets the monitor's schema accepted. @throws INVALID_URL naming the
+ * target's bad URL; NOT_CONFIGURED for JSON without an LLM, or search with nothing to search
  */
 export function storedTargets(
   inputs: readonly MonitorTargetInput[],
@@ -39,10 +38,8 @@ export function storedTargets(
     const path = ['targets', index];
     const id = input.id ?? crypto.randomUUID();
     if (input.type === 'search') return searchTarget(input, id, path, services);
+    // The monitor's schema checked the options, across fields too (waitFor ≤ timeout / 2).
     const scrapeOptions = input.scrapeOptions as ScrapeOptions | undefined;
-    // Checks across fields (changeTracking needs markdown, waitFor ≤ timeout / 2).
-    if (scrapeOptions)
-      parseOrThrow(scrapeOptionsSchema, scrapeOptions, `targets.${index}.scrapeOptions`);
     if (comparisonOf(scrapeOptions).json && !services.llm) {
       throw new NotConfiguredError(
         `Target ${index} asks for JSON (a json format or changeTracking json mode), which needs an LLM provider, and none is configured.`,
@@ -63,7 +60,6 @@ export function storedTargets(
         ...(scrapeOptions ? { scrapeOptions: structuredClone(scrapeOptions) } : {}),
       };
     }
-    parseOrThrow(crawlOptionsSchema, input.crawlOptions ?? {}, `targets.${index}.crawlOptions`);
     return {
       id,
       type: 'crawl',

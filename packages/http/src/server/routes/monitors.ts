@@ -12,30 +12,25 @@ import type { FastifyRequest } from 'fastify';
 import {
   ConflictError,
   MonitorService,
-  monitorCreateShape,
-  monitorUpdateShape,
+  monitorCreateSchema,
+  monitorUpdateSchema,
   WebhookNotifier,
 } from '@trawl/core';
-import { parseOrThrow } from '@trawl/core/server';
+import { parseOrThrow, parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
 import { wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
-/** The body of `POST /v2/monitor`: core's create shape plus the SDK's `origin` / `integration`. */
-export const monitorCreateRequestSchema = z.strictObject({ ...monitorCreateShape, ...wireFields });
-/** The body of `PATCH /v2/monitor/{id}`: core's update shape plus `origin` / `integration`. */
-export const monitorUpdateRequestSchema = z.strictObject({ ...monitorUpdateShape, ...wireFields });
+/** The body of `POST /v2/monitor`: core's create schema plus the SDK's `origin` / `integration`. */
+export const monitorCreateRequestSchema = monitorCreateSchema.safeExtend(wireFields);
+/** The body of `PATCH /v2/monitor/{id}`: core's update schema plus `origin` / `integration`. */
+export const monitorUpdateRequestSchema = monitorUpdateSchema.safeExtend(wireFields);
+const wireKeys = Object.keys(wireFields);
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const monitorNotFound = () => new Refusal('NOT_FOUND', 'Monitor not found');
 const checkNotFound = () => new Refusal('NOT_FOUND', 'Check not found');
-
-/** The body without the wire-only fields the SDK adds. */
-function withoutWireFields<T extends Record<string, unknown>>(body: T): T {
-  const { origin: _origin, integration: _integration, ...rest } = body;
-  return rest as T;
-}
 
 type IdParams = { id: string };
 type CheckParams = { id: string; checkId: string };
@@ -70,9 +65,15 @@ export const monitorRoutes: RoutePlugin = (app, server) => {
   };
 
   app.post('/v2/monitor', async (request) => {
-    const body = parseOrThrow(monitorCreateRequestSchema, request.body ?? {}, 'monitor');
+    const { options } = parseRequest(
+      monitorCreateRequestSchema,
+      monitorCreateSchema,
+      wireKeys,
+      request.body,
+      'monitor',
+    );
     await mustHaveCredits(request);
-    return { success: true, data: await service.create(withoutWireFields(body), scope(request)) };
+    return { success: true, data: await service.create(options, scope(request)) };
   });
 
   app.get<{ Querystring: Record<string, string> }>('/v2/monitor', async (request) => ({
@@ -87,11 +88,17 @@ export const monitorRoutes: RoutePlugin = (app, server) => {
 
   app.patch<{ Params: IdParams }>('/v2/monitor/:id', async (request) => {
     mustBeIds([request.params.id, monitorNotFound]);
-    const body = parseOrThrow(monitorUpdateRequestSchema, request.body ?? {}, 'monitor update');
+    const { options } = parseRequest(
+      monitorUpdateRequestSchema,
+      monitorUpdateSchema,
+      wireKeys,
+      request.body,
+      'monitor update',
+    );
     await mustHaveCredits(request);
     return {
       success: true,
-      data: await service.update(request.params.id, withoutWireFields(body), scope(request)),
+      data: await service.update(request.params.id, options, scope(request)),
     };
   });
 
