@@ -3,8 +3,8 @@
  * schema. This reads the defaults out of the schemas themselves and fails when source code under
  * packages/ repeats one as a fallback (`limit ?? 10_000`, `onlyMainContent: flag ?? true`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
@@ -15,22 +15,7 @@ import {
   scrapeOptionsSchema,
   searchOptionsSchema,
 } from '@trawl/core';
-
-const root = join(import.meta.dirname, '../..');
-
-/** Every `.ts` file under the packages' `src` folders. */
-export function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.ts')) files.push(path);
-    }
-  };
-  for (const name of readdirSync(join(root, 'packages'))) walk(join(root, 'packages', name, 'src'));
-  return files;
-}
+import { repositoryRoot as root, sourceFiles } from './source-files.ts';
 
 interface Default {
   field: string;

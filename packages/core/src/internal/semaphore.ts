@@ -17,6 +17,11 @@ export class Semaphore {
     return this.#waiting.length;
   }
 
+  /** Permits free now (Infinity without a limit). */
+  get available(): number {
+    return this.#free;
+  }
+
   /** Resolves when a permit is free, taking it; give it back with `release()`. */
   async acquire(): Promise<void> {
     if (this.#free > 0) {

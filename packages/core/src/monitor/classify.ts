@@ -10,7 +10,13 @@ import { toTrawlError } from '../errors.ts';
 import { extractJson } from '../llm/extract-json.ts';
 import type { CheckContext, CheckSession } from './check-session.ts';
 import { creditsPerPage, type Comparison } from './comparison.ts';
-import { changedLines, contentHash, gitDiff, jsonDiff, normaliseContent } from './diff.ts';
+import {
+  changedLines,
+  contentHash,
+  gitDiff,
+  jsonDiff,
+  normaliseContent,
+} from '../diff/content-diff.ts';
 import type { Snapshot } from './records.ts';
 import type { MonitorTarget, PageDiff, PageStatus } from './types.ts';
 

@@ -4,10 +4,10 @@
  * store's `nextRunAt` is the truth, so a restart loses nothing: the facade plans every active
  * monitor again at `start()`.
  */
-import { dayMs } from '../internal/time.ts';
+import { dayMs, hourMs } from '../internal/time.ts';
 
 /** Longest a timer waits before looking at the heap again (timers cannot wait past ~24.8 days). */
-const maxTimerMs = 6 * 60 * 60 * 1000;
+const maxTimerMs = 6 * hourMs;
 /** Delay of the first retention sweep after `start()`, out of the way of the catch-up runs. */
 const firstSweepMs = 60_000;
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EngineConfig, EngineContext, LlmProvider, SearchProvider, Store } from '@trawl/core';
-import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core';
+import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core/server';
 import type { ApiKeys } from './auth.ts';
 import { JobRegistry } from './jobs.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';

@@ -4,12 +4,8 @@
  * them without crawling). Without a model the crawl still runs on its explicit options and
  * says so in its warning, as before.
  */
-import {
-  crawlOptionsFromPrompt,
-  crawlOptionsSchema,
-  type CrawlOptions,
-  type ResolvedCrawlOptions,
-} from '@trawl/core';
+import { crawlOptionsSchema, type CrawlOptions, type ResolvedCrawlOptions } from '@trawl/core';
+import { crawlOptionsFromPrompt } from '@trawl/core/server';
 import { resolveOptions } from '@trawl/core/server';
 import type { MeteredLlm } from './context.ts';
 

@@ -5,6 +5,7 @@
  * (402 once spent) are core's CreditLedger, kept in the store so a restart does not refill them.
  */
 import type { Store } from '@trawl/core';
+import { dayMs, Semaphore } from '@trawl/core/server';
 
 /** How the hosted service groups routes for its rate limiter. */
 export type RateMode = 'scrape' | 'crawl' | 'crawlStatus' | 'map' | 'search' | 'account';
@@ -58,7 +59,7 @@ export class RateLimiter {
 /** Scrapes at once per team; the rest wait in arrival order. */
 export class TeamConcurrency {
   readonly #limit: number;
-  readonly #teams = new Map<string, { running: number; waiting: (() => void)[] }>();
+  readonly #teams = new Map<string, { running: number; slots: Semaphore }>();
 
   constructor(limit: number) {
     this.#limit = limit;
@@ -76,29 +77,26 @@ export class TeamConcurrency {
   async run<T>(team: string, work: () => Promise<T>): Promise<{ result: T; waitedMs: number }> {
     let state = this.#teams.get(team);
     if (!state) {
-      state = { running: 0, waiting: [] };
+      state = { running: 0, slots: new Semaphore(this.#limit) };
       this.#teams.set(team, state);
     }
     const started = performance.now();
-    let waited = false;
-    if (this.#limit > 0 && state.running >= this.#limit) {
-      waited = true;
-      await new Promise<void>((resolve) => state.waiting.push(resolve));
-    }
+    const waits = state.slots.available === 0;
+    await state.slots.acquire();
     state.running += 1;
     try {
       const result = await work();
-      return { result, waitedMs: waited ? Math.round(performance.now() - started) : 0 };
+      return { result, waitedMs: waits ? Math.round(performance.now() - started) : 0 };
     } finally {
       state.running -= 1;
-      state.waiting.shift()?.();
-      if (state.running === 0 && state.waiting.length === 0) this.#teams.delete(team);
+      state.slots.release();
+      if (state.running === 0 && state.slots.waiting === 0) this.#teams.delete(team);
     }
   }
 }
 
 /** A team's idempotency keys are remembered for a day, as long as its job results. */
-const idempotencyTtlMs = 24 * 60 * 60 * 1000;
+const idempotencyTtlMs = dayMs;
 
 /** `x-idempotency-key` of job-starting requests: each key starts at most one job per team. */
 export class IdempotencyKeys {

@@ -6,17 +6,17 @@
  */
 import {
   scanStore,
-  type CreditLedger,
   type EngineContext,
   type LlmProvider,
   type LlmUsage,
   type Store,
 } from '@trawl/core';
+import { daysMs, type CreditLedger } from '@trawl/core/server';
 import { Refusal } from './errors.ts';
 
 const daysNamespace = 'llm-token-days';
 /** Day totals are kept for a year and a day, like the ledger's lines. */
-const dayRetentionMs = 366 * 24 * 60 * 60 * 1000;
+const dayRetentionMs = daysMs(366);
 
 /** One team's tokens on one UTC day. */
 interface DayUsage {

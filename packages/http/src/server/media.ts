@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MediaSink, Store } from '@trawl/core';
+import { dayMs } from '@trawl/core/server';
 
 export const mediaNamespace = 'media';
 /** How long a captured file stays reachable (the hosted service's links last 24 h). */
-const mediaTtlMs = 24 * 60 * 60 * 1000;
+const mediaTtlMs = dayMs;
 const extensions: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',

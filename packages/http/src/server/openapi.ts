@@ -3,7 +3,7 @@
  * requests, so it cannot drift from what the server accepts.
  */
 import { z } from 'zod';
-import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
+import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core/server';
 import { monitorOpenApiPaths } from './routes/monitors.ts';
 import {
   batchScrapeRequest,

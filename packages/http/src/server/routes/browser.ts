@@ -14,13 +14,12 @@ import type { WebSocket as ClientSocket } from 'ws';
 import WebSocket from 'ws';
 import {
   BrowserSessions,
-  browserExecuteShape,
-  browserSessionCreateShape,
   closeBrowsers,
   ValidationError,
   type BrowserSession,
   type CdpPeer,
 } from '@trawl/core';
+import { browserExecuteShape, browserSessionCreateShape } from '@trawl/core/server';
 import { parseOrThrow } from '@trawl/core/server';
 import { z } from 'zod';
 import { Refusal, sendError } from '../errors.ts';

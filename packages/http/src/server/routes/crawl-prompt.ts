@@ -3,7 +3,7 @@
  * crawling.
  */
 import { z } from 'zod';
-import { crawlOptionsFromPrompt } from '@trawl/core';
+import { crawlOptionsFromPrompt } from '@trawl/core/server';
 import { parseOrThrow } from '@trawl/core/server';
 import { wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';

@@ -5,13 +5,14 @@
  * A job found still `processing` with no worker in this process (the server restarted) is run
  * again; the LLM answer cache makes the pages it already read cost no tokens.
  */
-import { extract, prepareExtract, toTrawlError, type ExtractOptions } from '@trawl/core';
+import { extract, toTrawlError, type ExtractOptions } from '@trawl/core';
+import { dayMs, prepareExtract } from '@trawl/core/server';
 import { outOfCredits, Refusal } from '../errors.ts';
 import type { RoutePlugin } from './index.ts';
 
 const namespace = 'extract-jobs';
 /** Results stay readable for a day, as the hosted service keeps them. */
-const retentionMs = 24 * 60 * 60 * 1000;
+const retentionMs = dayMs;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields the SDK may send that this engine takes but does not act on. */
 const wireOnly = ['origin', 'integration', 'agent', 'webhook', 'threatProtection'] as const;

@@ -5,7 +5,7 @@
  * ledger. Its errors have the feedback endpoints' own body, `{ error, success: false, details,
  * feedbackErrorCode }` (spec: Errors), which the server's one error path gives them.
  */
-import { FeedbackService } from '@trawl/core';
+import { FeedbackService } from '@trawl/core/server';
 import type { RoutePlugin } from './index.ts';
 
 export const feedbackRoutes: RoutePlugin = (app, { store, ledger, records, options }) => {

@@ -4,7 +4,7 @@
  */
 import type { WebSocket } from 'ws';
 import { ValidationError, type Job } from '@trawl/core';
-import { jobRetentionMs, type JobOwner } from '../jobs.ts';
+import { jobResultsRetentionMs, type JobOwner } from '../jobs.ts';
 
 /** Documents per status page; `next` reads on. */
 export const statusPageSize = 100;
@@ -43,7 +43,7 @@ export async function statusBody(
     completed: progress.completed,
     total: progress.total,
     creditsUsed: progress.scraped,
-    expiresAt: new Date(Date.parse(owner.createdAt) + jobRetentionMs).toISOString(),
+    expiresAt: new Date(Date.parse(owner.createdAt) + jobResultsRetentionMs).toISOString(),
     ...(next ? { next } : {}),
     data: page.data,
   };

@@ -9,7 +9,7 @@ import { crawlOptionsSchema, type JobKind } from '@trawl/core';
 import { checkCrawlLimit, reviseResolved } from '@trawl/core/server';
 import { applyCrawlPrompt, promptOptionsNamespace } from '../crawl-prompt.ts';
 import { outOfCredits, Refusal } from '../errors.ts';
-import { jobRetentionMs } from '../jobs.ts';
+import { jobResultsRetentionMs } from '../jobs.ts';
 import { batchScrapeRequest, crawlRequest } from '../requests.ts';
 import { refuseOverTokenCap } from '../token-cap.ts';
 import { webhookConfigOf } from '../webhooks.ts';
@@ -61,7 +61,7 @@ export const jobRoutes: RoutePlugin = (app, server) => {
     const job = await jobs.startCrawl(request.team, fields.url, crawlOptions, webhook);
     if (prompted.promptOptions)
       await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
-        ttlMs: jobRetentionMs,
+        ttlMs: jobResultsRetentionMs,
       });
     await records.start(request.team, 'crawl', fields.url, job.id);
     return { success: true, id: job.id, url: `${server.base(request)}/v2/crawl/${job.id}` };

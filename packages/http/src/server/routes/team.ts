@@ -2,7 +2,7 @@
  * The team's account endpoints as the official SDK reads them: credits left and used, credits
  * and LLM tokens per day, and how many scrapes and crawls run at once.
  */
-import type { CreditLedger } from '@trawl/core';
+import type { CreditLedger } from '@trawl/core/server';
 import type { RoutePlugin } from './index.ts';
 
 /** Reported as remaining credits while credits are not configured (unlimited). */
