@@ -12,7 +12,7 @@ import type { JobPlan, PageVerdict } from './plan.ts';
 import type { ResolvedCrawlOptions } from './options.ts';
 import { loadRobots, robotsAgentToken, type RobotsRules } from './robots.ts';
 import { isSitemapUrl, loadSitemaps } from './sitemap.ts';
-import { parseableDocumentExtensions } from '../parse/detect.ts';
+import { parseableDocumentExtensions } from '../convert/detect.ts';
 import { CrawlScope, extensionOf, fetchableUrl, urlKey, type UrlKeyOptions } from './url-filter.ts';
 import { STATUS_CODES } from 'node:http';
 

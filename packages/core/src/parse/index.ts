@@ -10,8 +10,8 @@ import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts'
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
-import { detectKind } from './detect.ts';
-import { toHtml } from './to-html.ts';
+import { detectKind } from '../convert/detect.ts';
+import { toHtml } from '../convert/to-html.ts';
 
 /** Options only a browser or a proxy can honour: a file upload has no page to act on. */
 const browserOnlyOptions = ['actions', 'waitFor', 'location', 'mobile', 'proxy'] as const;

@@ -5,13 +5,13 @@
  */
 import { ContentTooLargeError, TimeoutError, UnsupportedTypeError } from '../errors.ts';
 import type { FetchResponse } from '../interfaces/fetcher.ts';
-import { detectKind, type FileKind } from '../parse/detect.ts';
-import { toHtml, type DocumentHtml } from '../parse/to-html.ts';
+import { detectKind, type FileKind } from '../convert/detect.ts';
+import { toHtml, type DocumentHtml } from '../convert/to-html.ts';
 import type { CachedPage } from './cache.ts';
 import { convertHtml, type Conversion } from './convert.ts';
-import { decodeHtml } from './decode.ts';
+import { decodeHtml } from '../convert/decode.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
-import { redactText, type Redaction } from './redact.ts';
+import { redactText, type Redaction } from '../convert/redact.ts';
 
 export async function toCachedPage(
   response: FetchResponse,
