@@ -7,6 +7,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import {
   batchScrapeOptionsSchema,
   crawlOptionsSchema,
+  extractOptionsSchema,
   map,
   MemoryStore,
   mapOptionsSchema,
@@ -15,7 +16,9 @@ import {
   resolveEngineConfig,
   scrapeOptionsSchema,
 } from '@trawl/core';
+import { OpenAiLlmProvider } from '@trawl/adapters';
 import { ApiKeys, buildServer } from '@trawl/http';
+import { startFakeOpenAi } from '../../../test/fakes/openai-server.ts';
 
 const key = 'fc-once-key';
 const site = inject('fixtureUrl');
@@ -104,6 +107,42 @@ describe('one validation per request', () => {
     expect(updated.statusCode).toBe(200);
     for (const parse of parses) expect(parse).not.toHaveBeenCalled();
     await app.close();
+  });
+
+  it('runs an extract with the options its request check resolved, its page options resolved once', async () => {
+    const fake = await startFakeOpenAi();
+    fake.respond = () => ({ content: '{"title":"x"}' });
+    const app = buildServer({
+      store: new MemoryStore(),
+      config: resolveEngineConfig({ allowPrivateAddresses: true }),
+      keys: ApiKeys.parse(`team-once:${key}`),
+      logLevel: 'silent',
+      llm: new OpenAiLlmProvider({ baseUrl: fake.baseUrl, model: 'fake' }),
+    });
+    const extractParses = vi.spyOn(extractOptionsSchema, 'safeParse');
+    const pageParses = vi.spyOn(scrapeOptionsSchema, 'safeParse');
+    const started = await post(app, '/v2/extract', {
+      urls: [`${site}/`, `${site}/canonical.html`],
+      prompt: 'the title',
+    });
+    expect(started.statusCode).toBe(200);
+    const { id } = started.json<{ id: string }>();
+    let status = 'processing';
+    for (let tries = 0; status === 'processing' && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const answer = await app.inject({
+        method: 'GET',
+        url: `/v2/extract/${id}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      status = answer.json<{ status: string }>().status;
+    }
+    expect(status).toBe('completed');
+    // The request is checked once (the job reuses the result); the two pages share one parse.
+    expect(extractParses).toHaveBeenCalledTimes(1);
+    expect(pageParses).toHaveBeenCalledTimes(1);
+    await app.close();
+    await fake.close();
   });
 
   it('still checks across fields once: a scrape option clash inside a crawl is a 400 naming it', async () => {

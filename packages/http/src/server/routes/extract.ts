@@ -5,7 +5,12 @@
  * A job found still `processing` with no worker in this process (the server restarted) is run
  * again; the LLM answer cache makes the pages it already read cost no tokens.
  */
-import { extract, toTrawlError, type ExtractOptions } from '@trawl/core';
+import {
+  extract,
+  toTrawlError,
+  type ExtractOptions,
+  type ResolvedExtractOptions,
+} from '@trawl/core';
 import { dayMs, prepareExtract } from '@trawl/core/server';
 import { outOfCredits, Refusal } from '../errors.ts';
 import type { RoutePlugin } from './index.ts';
@@ -22,7 +27,7 @@ interface ExtractRecord {
   id: string;
   team: string;
   status: 'processing' | 'completed' | 'failed' | 'cancelled';
-  options: ExtractOptions;
+  options: ExtractOptions | ResolvedExtractOptions;
   createdAt: string;
   expiresAt: string;
   data?: unknown;
@@ -90,9 +95,9 @@ export const extractRoutes: RoutePlugin = (app, context) => {
   app.post('/v2/extract', async (request) => {
     const body = { ...(request.body as Record<string, unknown> | undefined) };
     for (const field of wireOnly) delete body[field];
-    const options = body as ExtractOptions;
-    // Checked before the job exists: a bad schema is a 400, no model a 501.
-    prepareExtract(options, context.llm ? { llm: context.llm } : {});
+    // Checked once, before the job exists: a bad schema is a 400, no model a 501. The job runs
+    // with the resolved options (a job resumed after a restart reads them back and checks them).
+    const options = prepareExtract(body as ExtractOptions, context.llm ? { llm: context.llm } : {});
     if (!(await context.ledger.allows(request.team, context.ledger.cost('scrape'))))
       throw outOfCredits();
     const capped = await context.tokens.refusal(request.team);
