@@ -14,7 +14,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'packages',
-          include: ['packages/*/test/**/*.test.ts', 'test/fixture-site/**/*.test.ts'],
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'test/fixture-site/**/*.test.ts',
+            'test/house/**/*.test.ts',
+          ],
         },
       },
       {

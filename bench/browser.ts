@@ -18,11 +18,11 @@ import {
   BrowserFetcher,
   BrowserPool,
   HttpFetcher,
-  looksJsRendered,
   resolveEngineConfig,
   scrape,
   type EngineContext,
 } from '@trawl/core';
+import { looksJsRendered } from '@trawl/core/server';
 
 const publicDir = join(import.meta.dirname, '../test/fixture-site/public');
 const types: Record<string, string> = {

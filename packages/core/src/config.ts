@@ -10,6 +10,7 @@ import type { Fetcher } from './interfaces/fetcher.ts';
 import type { LlmProvider, LlmUsage } from './interfaces/llm-provider.ts';
 import type { MediaSink } from './interfaces/media-sink.ts';
 import type { Store } from './interfaces/store.ts';
+import { daysMs } from './internal/time.ts';
 
 const desktopUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Trawl/0.1';
@@ -58,11 +59,7 @@ export const engineConfigSchema = z
      * How long the page cache keeps a response, in ms. `maxAge` picks among what is kept.
      * @default 30 days
      */
-    pageCacheTtlMs: z
-      .number()
-      .int()
-      .positive()
-      .default(30 * 24 * 60 * 60 * 1000),
+    pageCacheTtlMs: z.number().int().positive().default(daysMs(30)),
     /**
      * Pages a crawl or batch scrape fetches at once when the request sets no maxConcurrency.
      * @default 10

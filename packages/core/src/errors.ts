@@ -8,6 +8,7 @@
 /** Every stable error code Trawl can produce. Listed in docs/errors.md; a test keeps both in step. */
 export type ErrorCode =
   | 'BAD_REQUEST'
+  | 'BAD_REQUEST_INVALID_JSON'
   | 'INVALID_URL'
   | 'UNAUTHORIZED'
   | 'PAYMENT_REQUIRED'
@@ -40,6 +41,7 @@ export type ErrorCode =
 /** All codes, for tables and docs that must stay exhaustive. */
 export const errorCodes = [
   'BAD_REQUEST',
+  'BAD_REQUEST_INVALID_JSON',
   'INVALID_URL',
   'UNAUTHORIZED',
   'PAYMENT_REQUIRED',

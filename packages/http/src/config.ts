@@ -6,66 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  creditPricesSchema,
-  resolveEngineConfig,
-  ValidationError,
-  type CreditPrices,
-  type EngineConfig,
-} from '@trawl/core';
+import { resolveEngineConfig, ValidationError, type EngineConfig } from '@trawl/core';
+import type { CreditPrices } from '@trawl/core/server';
 import { z } from 'zod';
-
-interface ConfigRow<S extends z.ZodType = z.ZodType> {
-  key: string;
-  env: string;
-  /** Other environment variables read for this setting when `env` is unset (older names). */
-  aliases?: readonly string[];
-  schema: S;
-  description: string;
-}
-
-const booleanFromEnv = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-]);
-const integerFromEnv = z.coerce.number().int();
-
-/** A comma-separated list in the environment, an array in the config file. */
-const listFromEnv = z.union([
-  z.array(z.string().min(1)),
-  z.string().transform((text) =>
-    text
-      .split(',')
-      .map((item) => item.trim())
-      .filter(Boolean),
-  ),
-]);
-
-/**
- * Credit prices: `scrape=2,crawl=1` in the environment, an object in the config file. Core's
- * schema checks the names and amounts and fills in the prices left out.
- */
-const pricesFromEnv = z
-  .union([
-    z.record(z.string(), z.unknown()),
-    z.string().transform((text, context) => {
-      const prices: Record<string, number> = {};
-      for (const pair of text.split(',').map((item) => item.trim())) {
-        if (pair === '') continue;
-        const [name = '', amount = ''] = pair.split('=').map((part) => part.trim());
-        if (name === '' || amount === '' || Number.isNaN(Number(amount))) {
-          context.addIssue({
-            code: 'custom',
-            message: `expected name=credits pairs such as 'scrape=1,crawl=2' (got '${pair}')`,
-          });
-          return z.NEVER;
-        }
-        prices[name] = Number(amount);
-      }
-      return prices;
-    }),
-  ])
-  .pipe(creditPricesSchema);
+import {
+  booleanFromEnv,
+  integerFromEnv,
+  listFromEnv,
+  pricesFromEnv,
+  type ConfigRow,
+} from './config-values.ts';
 
 /** Every setting, in the order the README lists them. */
 export const configRows = [

@@ -9,5 +9,5 @@ export { buildServer } from './server/app.ts';
 export type { ServerOptions } from './server/app.ts';
 export { ApiKeys } from './server/auth.ts';
 export type { TrawlConfig, ConfigSources } from './config.ts';
-export { monitorSettingsFrom } from './server/monitors.ts';
-export type { MonitorConfig, MonitorServerSettings } from './server/monitors.ts';
+export { monitorSettingsFrom } from './server/monitor-settings.ts';
+export type { MonitorConfig, MonitorServerSettings } from './server/monitor-settings.ts';

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { OpenAiLlmProvider } from '@trawl/adapters';
-import { MemoryStore, resolveEngineConfig, SqliteStore, type LedgerEntry } from '@trawl/core';
+import { MemoryStore, resolveEngineConfig, SqliteStore } from '@trawl/core';
+import type { LedgerEntry } from '@trawl/core/server';
 import { ApiKeys, buildServer } from '@trawl/http';
 import {
   factsOf,

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { OpenAiLlmProvider } from '@trawl/adapters';
-import { resolveEngineConfig, SqliteStore, type LedgerEntry } from '@trawl/core';
+import { resolveEngineConfig, SqliteStore } from '@trawl/core';
+import { type LedgerEntry } from '@trawl/core/server';
 import { ApiKeys, buildServer } from '@trawl/http';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/openai-server.ts';
 

@@ -26,6 +26,7 @@ import {
   type NotificationResult,
   type Notifier,
 } from '@trawl/core';
+import { escapeHtml } from '@trawl/core/server';
 
 /** Options of `EmailNotifier`. */
 export interface EmailNotifierOptions {
@@ -70,12 +71,6 @@ export function digestPages(
     return page.judgment === null || page.judgment.meaningful;
   });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 function summaryLine(check: MonitorCheck): string {
   const { summary } = check;

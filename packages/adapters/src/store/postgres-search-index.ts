@@ -9,15 +9,13 @@
  */
 import type { QueryResultRow } from 'pg';
 import {
-  indexFilterClauses,
-  mergeWordPasses,
-  wantsAnyWordPass,
   type IndexEntry,
   type IndexHit,
   type IndexQuery,
   type IndexStats,
   type SearchIndex,
 } from '@trawl/core';
+import { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from '@trawl/core/server';
 
 /** Runs one statement against the store's pool; failures are STORE_UNAVAILABLE already. */
 export type RunQuery = <R extends QueryResultRow>(

@@ -28,7 +28,6 @@
  * `<` except when characters above U+FFFF meet ones in U+E000–U+FFFF (SqliteStore orders alike).
  * Needs Redis 6.2 or later (ZRANGE BYLEX/BYSCORE with LIMIT, RESP3).
  */
-import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import {
   StoreError,
@@ -40,6 +39,7 @@ import {
   type StoreSetOptions,
 } from '@trawl/core';
 import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
+import { deleteScript, dropScript, pruneScript, setScript, type Script } from './redis-scripts.ts';
 
 /** Options of `RedisStore`. */
 export interface RedisStoreOptions {
@@ -76,76 +76,6 @@ const defaults = {
 
 /** Members read per round trip by `list` and `clear`: bounds memory and Redis's busy time. */
 const pageSize = 1000;
-
-/** Expired index members a write drops at most, so a write costs about the same every time. */
-const sweepSize = 20;
-
-/** A Lua script, sent by SHA1 first so the body crosses the wire only once per server. */
-interface Script {
-  source: string;
-  sha: string;
-}
-
-function script(source: string): Script {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
-/**
- * Writes one entry and its index members in one step.
- * KEYS: value key, index, expiry index. ARGV: key, JSON, ttl ms ('' for none), expiry score, now.
- * Returns up to `sweepSize` keys due to expire by the writer's clock, for the caller to prune.
- */
-const setScript = script(`
-redis.call('ZADD', KEYS[2], 0, ARGV[1])
-if ARGV[3] == '' then
-  redis.call('SET', KEYS[1], ARGV[2])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-else
-  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-end
-return redis.call('ZRANGE', KEYS[3], '-inf', ARGV[5], 'BYSCORE', 'LIMIT', 0, ${sweepSize})
-`);
-
-/**
- * Removes one entry. KEYS: value key, index, expiry index. ARGV: key.
- * Returns 1 when a live value existed: Redis has already dropped an expired one, so DEL says 0.
- */
-const deleteScript = script(`
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-return redis.call('DEL', KEYS[1])
-`);
-
-/**
- * Drops index members whose value has expired. KEYS: index, expiry index, then one value key per
- * member. ARGV: the members. It checks each value inside the script because a concurrent `set`
- * may have revived the key since the caller saw it missing.
- */
-const pruneScript = script(`
-local removed = 0
-for i = 1, #ARGV do
-  if redis.call('EXISTS', KEYS[i + 2]) == 0 then
-    redis.call('ZREM', KEYS[1], ARGV[i])
-    redis.call('ZREM', KEYS[2], ARGV[i])
-    removed = removed + 1
-  end
-end
-return removed
-`);
-
-/**
- * Removes entries whatever their state, for \`clear\`. KEYS: index, expiry index, then one value
- * key per member. ARGV: the members.
- */
-const dropScript = script(`
-for i = 1, #ARGV do
-  redis.call('UNLINK', KEYS[i + 2])
-  redis.call('ZREM', KEYS[1], ARGV[i])
-  redis.call('ZREM', KEYS[2], ARGV[i])
-end
-return #ARGV
-`);
 
 /** Opens a node-redis client; a function so that its exact client type can be named. */
 function newClient(options: {

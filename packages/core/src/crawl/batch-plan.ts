@@ -4,7 +4,8 @@
  */
 import type { ScrapeOutcome } from '../scrape/engine.ts';
 import type { ResolvedScrapeOptions } from '../scrape/options.ts';
-import type { JobPlan, JobRunner, PageVerdict } from './job.ts';
+import type { JobRunner } from './job.ts';
+import type { JobPlan, PageVerdict } from './plan.ts';
 
 /** The batch side of a job. */
 export class BatchPlan implements JobPlan {

@@ -7,11 +7,12 @@ import type { Fetcher } from '../interfaces/fetcher.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
 import type { ResolvedScrapeOptions } from '../scrape/options.ts';
 import type { QueueItem } from './frontier.ts';
-import type { JobPlan, JobRunner, PageVerdict } from './job.ts';
+import type { JobRunner } from './job.ts';
+import type { JobPlan, PageVerdict } from './plan.ts';
 import type { ResolvedCrawlOptions } from './options.ts';
 import { loadRobots, robotsAgentToken, type RobotsRules } from './robots.ts';
 import { isSitemapUrl, loadSitemaps } from './sitemap.ts';
-import { parseableDocumentExtensions } from '../parse/detect.ts';
+import { parseableDocumentExtensions } from '../convert/detect.ts';
 import { CrawlScope, extensionOf, fetchableUrl, urlKey, type UrlKeyOptions } from './url-filter.ts';
 import { STATUS_CODES } from 'node:http';
 

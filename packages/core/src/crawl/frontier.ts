@@ -17,7 +17,8 @@
  */
 import type { Document } from '../document.ts';
 import { scanStore, type Store, type StoreEntry } from '../interfaces/store.ts';
-import type { JobError, JobKind, JobProgress, JobStatus } from './types.ts';
+import type { ErrorCode } from '../errors.ts';
+import type { JobError, JobErrors, JobKind, JobProgress, JobStatus } from './types.ts';
 
 /** Namespace of the job records. */
 export const jobsNamespace = 'jobs';
@@ -179,4 +180,25 @@ export class JobState {
     await this.store.clear(this.namespace);
     await this.store.delete(jobsNamespace, this.record.id);
   }
+
+  /** The job's failed pages and robots.txt-blocked URLs, as stored. */
+  async errors(): Promise<JobErrors> {
+    const errors: JobError[] = [];
+    for await (const { value } of this.scan<JobError>('e/')) errors.push(value);
+    for await (const { value } of this.scan<JobError>('x/')) errors.push(value);
+    const robotsBlocked: string[] = [];
+    for await (const { value } of this.scan<string>('b/')) robotsBlocked.push(value);
+    return { errors, robotsBlocked };
+  }
+}
+
+/** A failed page's record. */
+export function jobError(url: string, code: ErrorCode, message: string): JobError {
+  return {
+    id: crypto.randomUUID(),
+    url,
+    code,
+    error: message,
+    timestamp: new Date().toISOString(),
+  };
 }

@@ -5,9 +5,9 @@ import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import { ValidationError } from '../errors.ts';
 import { MemoryStore } from '../defaults/memory-store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
-import { parseOrThrow } from '../internal/zod.ts';
+import { resolveOptions } from '../internal/resolved.ts';
 import { httpFetcherOf } from '../scrape/engine.ts';
-import { scrapeOptionsSchema, type ResolvedScrapeOptions } from '../scrape/options.ts';
+import type { ResolvedScrapeOptions } from '../scrape/options.ts';
 import { BatchPlan } from './batch-plan.ts';
 import { CrawlPlan } from './crawl-plan.ts';
 import { JobState, type JobRecord } from './frontier.ts';
@@ -18,6 +18,7 @@ import {
   crawlOptionsSchema,
   type BatchScrapeOptions,
   type CrawlOptions,
+  type ResolvedBatchScrapeOptions,
   type ResolvedCrawlOptions,
 } from './options.ts';
 import type { BatchScrapeJob, CrawlJob, Job, JobKind } from './types.ts';
@@ -34,16 +35,20 @@ export interface JobContext extends EngineContext {
  * once; iterate the job for documents or await `job.done`. With a persistent store the crawl
  * survives a restart: call `resumeJob(id, { store })`.
  *
+ * Options resolved by `crawlOptionsSchema` already are not parsed again.
+ *
  * @throws BAD_REQUEST or INVALID_URL for bad options (invalid regexes, unknown keys).
  * @example
  * const job = crawl('https://example.com/docs', { limit: 100 });
  * for await (const doc of job) console.log(doc.metadata.url, doc.markdown?.length);
  */
-export function crawl(url: string, options: CrawlOptions = {}, context: JobContext = {}): CrawlJob {
-  const resolved = parseOrThrow(crawlOptionsSchema, options, 'crawl options');
+export function crawl(
+  url: string,
+  options: CrawlOptions | ResolvedCrawlOptions = {},
+  context: JobContext = {},
+): CrawlJob {
+  const resolved = resolveOptions(crawlOptionsSchema, options, 'crawl options');
   checkCrawlLimit(resolved.limit, (context.config ?? resolveEngineConfig()).maxCrawlLimit);
-  // The page options carry checks across fields that the shape alone does not.
-  parseOrThrow(scrapeOptionsSchema, options.scrapeOptions ?? {}, 'scrapeOptions');
   const target = parseTargetUrl(url);
   return startJob(newRecord('crawl', target.href, resolved, context), context);
 }
@@ -57,19 +62,17 @@ export function crawl(url: string, options: CrawlOptions = {}, context: JobConte
  */
 export function batchScrape(
   urls: readonly string[],
-  options: BatchScrapeOptions = {},
+  options: BatchScrapeOptions | ResolvedBatchScrapeOptions = {},
   context: JobContext = {},
 ): BatchScrapeJob {
-  const resolved = parseOrThrow(batchScrapeOptionsSchema, options, 'batch scrape options');
-  const { maxConcurrency: _c, zeroDataRetention: _z, ignoreInvalidURLs, ...page } = options;
-  parseOrThrow(scrapeOptionsSchema, page, 'batch scrape options');
+  const resolved = resolveOptions(batchScrapeOptionsSchema, options, 'batch scrape options');
   const valid: string[] = [];
   const invalidURLs: string[] = [];
   for (const url of urls) {
     try {
       valid.push(parseTargetUrl(url).href);
     } catch (error) {
-      if (ignoreInvalidURLs === false) throw error;
+      if (!resolved.ignoreInvalidURLs) throw error;
       invalidURLs.push(url);
     }
   }

@@ -11,12 +11,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
 import { toTrawlError, type ErrorCode } from '../errors.ts';
-import { runScrapeDetailed, type ScrapeOutcome } from '../scrape/engine.ts';
-import type { ResolvedScrapeOptions } from '../scrape/options.ts';
-import type { JobState, Outcome, QueueItem } from './frontier.ts';
+import type { ScrapeOutcome } from '../scrape/engine.ts';
+import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
+import type { JobPlan } from './plan.ts';
+import { scrapeWithRetries } from './retries.ts';
 import type {
   Job,
-  JobError,
   JobErrors,
   JobEvents,
   JobKind,
@@ -25,43 +25,8 @@ import type {
   JobStatus,
   JobSummary,
 } from './types.ts';
+import { dayMs } from '../internal/time.ts';
 
-/** What a plan decides about a scraped page. */
-export interface PageVerdict {
-  /** Keep the document (false: the page was a duplicate or is denied; see `error`). */
-  keep: boolean;
-  /** A reason to record the page as failed instead. */
-  error?: { code: ErrorCode; message: string };
-  /** Why the page was dropped without an error (duplicates). */
-  dropReason?: string;
-}
-
-/** The part of a job that differs between crawl and batch scrape. */
-export interface JobPlan {
-  /** Scrape options applied to every page. */
-  readonly scrapeOptions: ResolvedScrapeOptions;
-  /** The first queue entry (a crawl's start page) runs alone, before any other. */
-  readonly firstAlone: boolean;
-  /** Set by the plan once it knows (robots.txt Crawl-delay); seconds between scrapes. */
-  delaySeconds: number | undefined;
-  /**
-   * Queues what the job starts from. Called again after a restart until the record says
-   * `seeded`, so it must be idempotent.
-   */
-  seed(job: JobRunner): Promise<void>;
-  /** Work that runs once the first entry is done (a crawl reads its sitemaps); then seeded. */
-  afterFirst?(job: JobRunner): Promise<void>;
-  /** Whether a queue entry may be fetched now (robots.txt of other hosts). */
-  admit?(job: JobRunner, item: QueueItem): Promise<boolean>;
-  /** Decides about a scraped page and queues its links. */
-  review(job: JobRunner, item: QueueItem, outcome: ScrapeOutcome): Promise<PageVerdict>;
-  /** Rebuilds in-memory state from the store after a restart. */
-  restore?(job: JobRunner): Promise<void>;
-  /** A hint for the caller once the job is over. */
-  warning?(job: JobRunner): string | undefined;
-}
-
-const maxBackoffMs = 60_000;
 const bufferTarget = 200;
 
 /** A running (or finished) crawl or batch scrape. */
@@ -193,7 +158,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
    * read yet, a broken sitemap), once per key; it shows in `errors()`.
    */
   async recordIssue(key: string, url: string, code: ErrorCode, message: string): Promise<void> {
-    await this.state.storeSkipped(key, this.#error(url, code, message));
+    await this.state.storeSkipped(key, jobError(url, code, message));
   }
 
   /** Starts (or, after a restart, resumes) the job. */
@@ -407,7 +372,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     ordinal ??= this.#nextOrdinal++;
     const options = this.state.record.options as { zeroDataRetention?: boolean };
     // Zero data retention: a document nobody reads does not outlive a day.
-    const ttlMs = options.zeroDataRetention ? 24 * 60 * 60 * 1000 : undefined;
+    const ttlMs = options.zeroDataRetention ? dayMs : undefined;
     await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
     if (!counted) {
       this.#counters.scraped += 1;
@@ -417,55 +382,19 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     this.#notify();
   }
 
-  async #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
-    const request = {
-      sourceUrl: item.url,
-      target: new URL(item.url),
-      options: this.#plan.scrapeOptions,
-      hasExplicitMaxAge: false,
-    };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const outcome = await runScrapeDetailed(request, this.engineContext, true);
-        const status = outcome.document.metadata.statusCode;
-        if ((status === 429 || status === 503) && attempt < this.config.crawlRetries) {
-          await this.#backoff(attempt, outcome.retryAfterMs);
-          continue;
-        }
-        return outcome;
-      } catch (error) {
-        const trawlError = toTrawlError(error);
-        // A dropped connection is worth one more try; a timeout already spent its budget.
-        if (trawlError.code === 'FETCH_FAILED' && trawlError.retryable && attempt === 0) {
-          await this.#backoff(attempt, undefined);
-          continue;
-        }
-        throw error;
-      }
-    }
-  }
-
-  async #backoff(attempt: number, retryAfterMs: number | undefined): Promise<void> {
-    const waitMs = Math.min(retryAfterMs ?? 500 * 2 ** attempt, maxBackoffMs);
-    await sleep(waitMs, undefined, { signal: this.#abort.signal });
+  #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
+    return scrapeWithRetries(item.url, this.#plan.scrapeOptions, this.engineContext, {
+      retries: this.config.crawlRetries,
+      signal: this.#abort.signal,
+    });
   }
 
   async #storeError(item: QueueItem, code: ErrorCode, message: string): Promise<void> {
-    const error = this.#error(item.url, code, message);
+    const error = jobError(item.url, code, message);
     await this.state.storeError(item, error);
     this.#counters.failed += 1;
     this.#countDone();
     this.emit('pageError', error);
-  }
-
-  #error(url: string, code: ErrorCode, message: string): JobError {
-    return {
-      id: crypto.randomUUID(),
-      url,
-      code,
-      error: message,
-      timestamp: new Date().toISOString(),
-    };
   }
 
   #countDone(): void {
@@ -527,13 +456,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     await this.#finish('cancelled');
   }
 
-  async errors(): Promise<JobErrors> {
-    const errors: JobError[] = [];
-    for await (const { value } of this.state.scan<JobError>('e/')) errors.push(value);
-    for await (const { value } of this.state.scan<JobError>('x/')) errors.push(value);
-    const robotsBlocked: string[] = [];
-    for await (const { value } of this.state.scan<string>('b/')) robotsBlocked.push(value);
-    return { errors, robotsBlocked };
+  errors(): Promise<JobErrors> {
+    return this.state.errors();
   }
 
   async results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from '../errors.ts';
-import { scrapeOptionsShape } from '../scrape/options.ts';
+import { scrapeOptionsSchema } from '../scrape/options.ts';
 import { pathPatternProblem } from './path-pattern.ts';
 
 // Limits of the hosted service on path patterns (spec (b), excludePaths / includePaths).
@@ -28,9 +28,12 @@ const pathPatternsSchema = z
     });
   });
 
-/** ScrapeOptions applied to every page of a crawl; a profile belongs to one page, not many. */
-const pageScrapeOptionsSchema = z
-  .strictObject({ ...scrapeOptionsShape, profile: z.never().optional() })
+/**
+ * ScrapeOptions applied to every page of a crawl, with scrape's checks across fields; a profile
+ * belongs to one page, not many.
+ */
+export const pageScrapeOptionsSchema = scrapeOptionsSchema
+  .safeExtend({ profile: z.never().optional() })
   .describe('Options applied to each scraped page (without profile).');
 
 /** The fields every job over many pages shares: crawl and batch scrape. */
@@ -116,26 +119,32 @@ export const crawlOptionsShape = {
     .describe('Natural-language crawl instructions; needs an LLM.'),
 } as const;
 
+/** The crawler fields of a crawl, without its page options (a monitor's crawl target has them). */
+const { scrapeOptions: _pageOptions, ...crawlerShape } = crawlOptionsShape;
+
+/** The crawler options alone, with the checks across the path patterns. */
+export const crawlerOptionsSchema = z.strictObject(crawlerShape).superRefine((options, context) => {
+  const total = [...options.includePaths, ...options.excludePaths];
+  if (total.length > maxPatterns) {
+    context.addIssue({
+      code: 'custom',
+      path: ['includePaths'],
+      message: `includePaths and excludePaths together may hold at most ${maxPatterns} patterns`,
+    });
+  }
+  if (total.reduce((sum, pattern) => sum + pattern.length, 0) > maxPatternCharacters) {
+    context.addIssue({
+      code: 'custom',
+      path: ['includePaths'],
+      message: `includePaths and excludePaths together may hold at most ${maxPatternCharacters} characters`,
+    });
+  }
+});
+
 /** Crawl options as a strict object: unknown keys are errors, not silently dropped. */
-export const crawlOptionsSchema = z
-  .strictObject(crawlOptionsShape)
-  .superRefine((options, context) => {
-    const total = [...options.includePaths, ...options.excludePaths];
-    if (total.length > maxPatterns) {
-      context.addIssue({
-        code: 'custom',
-        path: ['includePaths'],
-        message: `includePaths and excludePaths together may hold at most ${maxPatterns} patterns`,
-      });
-    }
-    if (total.reduce((sum, pattern) => sum + pattern.length, 0) > maxPatternCharacters) {
-      context.addIssue({
-        code: 'custom',
-        path: ['includePaths'],
-        message: `includePaths and excludePaths together may hold at most ${maxPatternCharacters} characters`,
-      });
-    }
-  });
+export const crawlOptionsSchema = crawlerOptionsSchema.safeExtend({
+  scrapeOptions: crawlOptionsShape.scrapeOptions,
+});
 
 /** What callers pass to `crawl()`. */
 export type CrawlOptions = z.input<typeof crawlOptionsSchema>;
@@ -154,19 +163,18 @@ export function checkCrawlLimit(limit: number, maxCrawlLimit: number): void {
   );
 }
 
-/** The options of `batchScrape()`: the page options flattened, as `POST /v2/batch/scrape` has them. */
-export const batchScrapeOptionsShape = {
-  ...scrapeOptionsShape,
+/**
+ * The options of `batchScrape()`: the page options flattened, as `POST /v2/batch/scrape` has
+ * them, with scrape's checks across the page fields.
+ */
+export const batchScrapeOptionsSchema = scrapeOptionsSchema.safeExtend({
   profile: z.never().optional(),
   ...jobShape,
   ignoreInvalidURLs: z
     .boolean()
     .default(true)
     .describe('Skip invalid URLs and report them in invalidURLs instead of failing the job.'),
-} as const;
-
-/** Batch-scrape options as a strict object. */
-export const batchScrapeOptionsSchema = z.strictObject(batchScrapeOptionsShape);
+});
 
 /** What callers pass to `batchScrape()`. */
 export type BatchScrapeOptions = z.input<typeof batchScrapeOptionsSchema>;

@@ -14,6 +14,7 @@ import {
   type CreditLedgerOptions,
   type CreditPrices,
 } from './options.ts';
+import { daysMs } from '../internal/time.ts';
 
 /** What a ledger entry is about. */
 export interface LedgerReference {
@@ -59,9 +60,9 @@ const entriesNamespace = 'credit-ledger';
 const balancesNamespace = 'credit-balances';
 const jobsNamespace = 'credit-jobs';
 /** Ledger lines are kept for a year; the totals, which every check reads, are kept for good. */
-const entryRetentionMs = 365 * 24 * 60 * 60 * 1000;
+const entryRetentionMs = daysMs(365);
 /** Per-job totals outlive the job records (30 days) that feedback checks against. */
-const jobRetentionMs = 31 * 24 * 60 * 60 * 1000;
+const jobTotalsRetentionMs = daysMs(31);
 
 /** Store keys never hold a team name as is: a '/' in it must not split the key. */
 const teamKey = (team: string) => encodeURIComponent(team);
@@ -230,7 +231,7 @@ export class CreditLedger {
       const job = await this.jobCharges(team, reference.jobId);
       job[field] += credits;
       await this.#store.set(jobsNamespace, `${teamKey(team)}/${reference.jobId}`, job, {
-        ttlMs: jobRetentionMs,
+        ttlMs: jobTotalsRetentionMs,
       });
     }
     return entry;

@@ -7,12 +7,13 @@
 import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import { NotConfiguredError, TrawlError, ValidationError } from '../errors.ts';
 import { parseTargetUrl } from '../internal/url.ts';
-import { parseOrThrow } from '../internal/zod.ts';
+import { resolveOptions } from '../internal/resolved.ts';
 import { mergeAnswers } from '../llm/merge.ts';
 import { LlmRunner } from '../llm/runner.ts';
 import { compileSchema, describeErrors } from '../llm/schema.ts';
 import { map } from '../map/index.ts';
 import { scrape } from '../scrape/index.ts';
+import { scrapeOptionsSchema } from '../scrape/options.ts';
 import {
   extractOptionsSchema,
   type ExtractOptions,
@@ -39,10 +40,11 @@ const anyObject = { type: 'object' };
  * @throws BAD_REQUEST, NOT_CONFIGURED
  */
 export function prepareExtract(
-  options: ExtractOptions,
+  options: ExtractOptions | ResolvedExtractOptions,
   context: EngineContext,
 ): ResolvedExtractOptions {
-  const resolved = parseOrThrow(extractOptionsSchema, options, 'extract request');
+  // Options this schema resolved already (a server checked the request) are not parsed again.
+  const resolved = resolveOptions(extractOptionsSchema, options, 'extract request');
   if (resolved.schema) compileSchema(resolved.schema, ['schema']);
   if (!context.llm)
     throw new NotConfiguredError(
@@ -97,7 +99,7 @@ async function pagesOf(options: ResolvedExtractOptions, context: EngineContext) 
  * const result = await extract({ urls: ['https://example.com/*'], prompt: 'the pricing plans' }, { llm });
  */
 export async function extract(
-  options: ExtractOptions,
+  options: ExtractOptions | ResolvedExtractOptions,
   context: EngineContext = {},
 ): Promise<ExtractResult> {
   const resolved = prepareExtract(options, context);
@@ -126,15 +128,17 @@ export async function extract(
   const read: string[] = [];
   // Pages are scraped as markdown only; the model is asked here, once per page.
   const { llm: _llm, onLlmUsage: _onUsage, ...scrapeContext } = context;
+  // Resolved once for every page.
+  const pageOptions = resolveOptions(
+    scrapeOptionsSchema,
+    { ...resolved.scrapeOptions, formats: ['markdown'] },
+    'scrapeOptions',
+  );
   for (const url of pages) {
     if (context.signal?.aborted) throw new TrawlError('UNKNOWN_ERROR', 'The extract was cancelled');
     let markdown: string;
     try {
-      const doc = await scrape(
-        url,
-        { ...resolved.scrapeOptions, formats: ['markdown'] },
-        scrapeContext,
-      );
+      const doc = await scrape(url, pageOptions, scrapeContext);
       markdown = doc.markdown ?? '';
     } catch (error) {
       if (error instanceof ValidationError) throw error;

@@ -20,6 +20,7 @@ import {
   type ResolvedFeedbackSettings,
 } from './options.ts';
 import { refundFor, utcDay } from './refund.ts';
+import { daysMs } from '../internal/time.ts';
 
 /** What feedback needs to know of the job it is about (the server's request record). */
 export interface FeedbackJob {
@@ -104,9 +105,9 @@ const feedbackNamespace = 'feedback';
 const byJobNamespace = 'feedback-jobs';
 const refundDaysNamespace = 'feedback-refunds';
 /** A job's feedback marker outlives the job's record (30 days), after which the job is unknown. */
-const byJobRetentionMs = 31 * 24 * 60 * 60 * 1000;
+const byJobRetentionMs = daysMs(31);
 /** A day's refund total is read only on that UTC day. */
-const refundDayRetentionMs = 2 * 24 * 60 * 60 * 1000;
+const refundDayRetentionMs = daysMs(2);
 
 const teamKey = (team: string) => encodeURIComponent(team);
 const jobIdSchema = z.uuid();

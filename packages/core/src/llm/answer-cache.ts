@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../interfaces/store.ts';
+import { daysMs } from '../internal/time.ts';
 
 const namespace = 'llm-answers';
 /** Answers outlive the page cache's default (30 days) by nothing: both describe the same page. */
-const ttlMs = 30 * 24 * 60 * 60 * 1000;
+const ttlMs = daysMs(30);
 
 /** What identifies one answer. */
 export interface AnswerKey {

@@ -20,7 +20,7 @@ import {
   urlKey,
 } from '../crawl/url-filter.ts';
 import { toTrawlError } from '../errors.ts';
-import { decodeHtml } from '../scrape/decode.ts';
+import { decodeHtml } from '../convert/decode.ts';
 import { readLinks } from './links.ts';
 import type { ResolvedMapOptions } from './options.ts';
 import type { MapLink } from './rank.ts';

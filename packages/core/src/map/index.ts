@@ -4,10 +4,10 @@
 import { resolveEngineConfig, type EngineContext } from '../config.ts';
 import { TimeoutError } from '../errors.ts';
 import { parseTargetUrl } from '../internal/url.ts';
-import { parseOrThrow } from '../internal/zod.ts';
+import { resolveOptions } from '../internal/resolved.ts';
 import { httpFetcherOf } from '../scrape/engine.ts';
 import { discover } from './discover.ts';
-import { mapOptionsSchema, type MapOptions } from './options.ts';
+import { mapOptionsSchema, type MapOptions, type ResolvedMapOptions } from './options.ts';
 import { rankBySearch, type MapLink } from './rank.ts';
 
 /** How many URLs a map with `search` gathers before ranking them. */
@@ -31,10 +31,10 @@ export interface MapResult {
  */
 export async function map(
   url: string,
-  options: MapOptions = {},
+  options: MapOptions | ResolvedMapOptions = {},
   context: EngineContext = {},
 ): Promise<MapResult> {
-  const resolved = parseOrThrow(mapOptionsSchema, options, 'map options');
+  const resolved = resolveOptions(mapOptionsSchema, options, 'map options');
   const start = parseTargetUrl(url);
   const signals = [
     context.signal,

@@ -3,21 +3,13 @@
  * words of a URL's path and host, and of its title and description when the page was read,
  * against the words of the query.
  */
+import { words } from '../internal/words.ts';
 
 /** One map result. */
 export interface MapLink {
   url: string;
   title?: string;
   description?: string;
-}
-
-/** Lower-case words: split on anything but letters and digits, and at camelCase humps. */
-export function words(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
 }
 
 function score(link: MapLink, query: readonly string[]): number {

@@ -17,8 +17,8 @@
  * stamp) is never an amount, and a number glued to letters (`H2`, `mp3`) is a name. A currency
  * amount gives high confidence, another number medium.
  */
-import { words } from '../map/rank.ts';
-import { comparableContent } from './diff.ts';
+import { words } from '../internal/words.ts';
+import { comparableContent } from '../diff/content-diff.ts';
 import type { MeaningfulChange } from './types.ts';
 
 /**

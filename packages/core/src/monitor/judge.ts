@@ -22,7 +22,7 @@
  */
 import { z } from 'zod';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
-import { words } from '../map/rank.ts';
+import { words } from '../internal/words.ts';
 import { amountChanges, numbersOfGoal, stem, withoutNoise } from './judge-rules.ts';
 import type { MeaningfulChange, PageJudgment } from './types.ts';
 

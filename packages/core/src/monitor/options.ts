@@ -5,8 +5,8 @@
  * active|paused, schedule with cron or text (never both).
  */
 import { z } from 'zod';
-import { crawlOptionsShape } from '../crawl/options.ts';
-import { scrapeOptionsShape } from '../scrape/options.ts';
+import { crawlerOptionsSchema, pageScrapeOptionsSchema } from '../crawl/options.ts';
+import { scrapeOptionsSchema } from '../scrape/options.ts';
 
 /** Events a monitor's webhook can carry (reference-behaviour (e)). */
 export const monitorWebhookEvents = ['monitor.page', 'monitor.check.completed'] as const;
@@ -38,7 +38,7 @@ const targetUrl = z.string().min(1).max(8192);
  * ScrapeOptions of a monitor target. The profile is allowed (a logged-in page watched with its
  * saved browser state); `maxAge` is forced to 0 when the check runs.
  */
-const monitorScrapeOptionsSchema = z.strictObject(scrapeOptionsShape);
+const monitorScrapeOptionsSchema = scrapeOptionsSchema;
 
 /** A target watching a list of pages. A lone `url` is read as `urls: [url]`, as the hosted service does. */
 export const monitorScrapeTargetSchema = z
@@ -54,17 +54,13 @@ export const monitorScrapeTargetSchema = z
     path: ['urls'],
   });
 
-const { scrapeOptions: _pageOptions, ...crawlerShape } = crawlOptionsShape;
-
 /** A target watching a whole site: its pages appear as `new` and disappear as `removed`. */
 export const monitorCrawlTargetSchema = z.strictObject({
   id: z.uuid().optional(),
   type: z.literal('crawl'),
   url: targetUrl,
-  crawlOptions: z.strictObject(crawlerShape).optional(),
-  scrapeOptions: z
-    .strictObject({ ...scrapeOptionsShape, profile: z.never().optional() })
-    .optional(),
+  crawlOptions: crawlerOptionsSchema.optional(),
+  scrapeOptions: pageScrapeOptionsSchema.optional(),
 });
 
 /** How far back a search target looks, as the hosted service names it. */
@@ -230,6 +226,10 @@ export const checkPagesSchema = z.strictObject({
 export type MonitorCreateInput = z.input<typeof monitorCreateSchema>;
 /** What callers pass to update a monitor. */
 export type MonitorUpdateInput = z.input<typeof monitorUpdateSchema>;
+/** A create request resolved by its schema (a server parsed it). */
+export type ResolvedMonitorCreate = z.output<typeof monitorCreateSchema>;
+/** An update request resolved by its schema (a server parsed it). */
+export type ResolvedMonitorUpdate = z.output<typeof monitorUpdateSchema>;
 /** A target as a request gives it. */
 export type MonitorTargetInput = z.input<typeof monitorTargetSchema>;
 /** Paging of lists. */

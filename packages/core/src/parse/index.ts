@@ -10,8 +10,8 @@ import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts'
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
-import { detectKind } from './detect.ts';
-import { isolatedToHtml } from './isolated.ts';
+import { detectKind } from '../convert/detect.ts';
+import { isolatedToHtml } from '../convert/isolated.ts';
 
 /** Options only a browser or a proxy can honour: a file upload has no page to act on. */
 const browserOnlyOptions = ['actions', 'waitFor', 'location', 'mobile', 'proxy'] as const;
@@ -28,8 +28,8 @@ export const parseOptionsSchema = z.strictObject({
   formats: scrapeOptionsShape.formats,
   onlyMainContent: z
     .boolean()
-    .optional()
-    .describe('HTML inputs only: keep the main content (default true for HTML).'),
+    .default(true)
+    .describe('HTML inputs only: keep the main content (other kinds are all content).'),
   includeTags: scrapeOptionsShape.includeTags,
   excludeTags: scrapeOptionsShape.excludeTags,
   headers: scrapeOptionsShape.headers,
@@ -180,7 +180,7 @@ export async function parse(
   // A document is all content: main-content extraction is for web pages.
   const conversionOptions = {
     ...resolved,
-    onlyMainContent: kind === 'html' ? (resolved.onlyMainContent ?? true) : false,
+    onlyMainContent: kind === 'html' && resolved.onlyMainContent,
     onlyCleanContent: false,
     blockAds: kind === 'html',
   };

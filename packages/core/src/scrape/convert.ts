@@ -6,12 +6,12 @@ import { z } from 'zod';
 import type { Document } from '../document.ts';
 import { ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
-import { validateSelectors } from './clean.ts';
+import { validateSelectors } from '../convert/clean.ts';
 import { ensureFormatsAvailable, formatHandlers } from './formats/index.ts';
 import { scrapeOptionsShape, type ResolvedScrapeOptions } from './options.ts';
-import { HtmlPage } from './page.ts';
-import type { PageMetadata } from './metadata.ts';
-import { redactText, resolveRedaction, type Redaction } from './redact.ts';
+import { HtmlPage } from '../convert/page.ts';
+import type { PageMetadata } from '../convert/metadata.ts';
+import { redactText, resolveRedaction, type Redaction } from '../convert/redact.ts';
 
 /** The options that shape conversion, a subset of ScrapeOptions. */
 export type ConversionOptions = Pick<

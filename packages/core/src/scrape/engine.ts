@@ -6,33 +6,29 @@ import { STATUS_CODES } from 'node:http';
 import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
 import type { Document, DocumentMetadata } from '../document.ts';
 import {
-  ContentTooLargeError,
   FetchError,
   NotConfiguredError,
   NotFoundError,
   TimeoutError,
   TrawlError,
-  UnsupportedTypeError,
 } from '../errors.ts';
 import type { CapturedFile } from '../browser/actions.ts';
 import { BrowserProfiles } from '../browser/profiles.ts';
 import type { Fetcher, FetchResponse, RenderedPage, RenderRequest } from '../interfaces/fetcher.ts';
-import { detectKind, type FileKind } from '../parse/detect.ts';
-import { toHtml, type DocumentHtml } from '../parse/to-html.ts';
+import { convertByType, toCachedPage } from './body.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
-import { convertHtml, prepareConversion, type Conversion } from './convert.ts';
+import { prepareConversion } from './convert.ts';
 import { enrichDocument } from './enrich.ts';
-import { decodeHtml } from './decode.ts';
 import { defaultFetchers } from './fetchers.ts';
 import { trackChanges } from './formats/change-tracking.ts';
 import { formatHandlers, type RenderedFields } from './formats/index.ts';
 import { looksJsRendered } from './js-rendered.ts';
-import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
-import { redactText, type Redaction } from './redact.ts';
-import { indexDocument } from '../search/indexing.ts';
+import type { ResolvedScrapeOptions } from './options.ts';
+import { indexDocument } from './index-document.ts';
+import { daysMs } from '../internal/time.ts';
 
 const defaultConfig = resolveEngineConfig();
-const twoYearsMs = 2 * 365 * 24 * 60 * 60 * 1000;
+const twoYearsMs = 2 * daysMs(365);
 
 /** A scrape request after validation. */
 export interface ScrapeRequest {
@@ -107,29 +103,15 @@ export async function runScrapeDetailed(
       }
     }
     if (!page) {
-      let fetched = await fetchWithProxy(
-        fetcher,
-        request,
-        config,
-        proxyPlan,
-        startedAt,
-        context.signal,
-        render,
-      );
+      const fetchWith = (via: Fetcher) =>
+        fetchWithProxy(via, request, config, proxyPlan, startedAt, context.signal, render);
+      let fetched = await fetchWith(fetcher);
       page = await toCachedPage(fetched.response, request.target, options, startedAt);
       // The automatic HTTP → browser decision (issue 7): a JavaScript shell is rendered instead.
       const browser = fetchers.find((candidate) => candidate.name === 'browser');
       if (fetcher !== browser && browser && config.autoBrowser && shouldRender(page)) {
         try {
-          fetched = await fetchWithProxy(
-            browser,
-            request,
-            config,
-            proxyPlan,
-            startedAt,
-            context.signal,
-            render,
-          );
+          fetched = await fetchWith(browser);
           page = await toCachedPage(fetched.response, request.target, options, startedAt);
         } catch (error) {
           // The page as served is still an answer; say why it is not the rendered one.
@@ -460,170 +442,4 @@ async function readCacheOnly(
     `No cached copy of ${request.sourceUrl} matches: ${why}. Scrape it without ${options.lockdown ? 'lockdown' : 'minAge'} first.`,
     { code },
   );
-}
-
-async function toCachedPage(
-  response: FetchResponse,
-  requested: URL,
-  options: ResolvedScrapeOptions,
-  startedAt: number,
-): Promise<CachedPage> {
-  const contentType = response.headers['content-type'];
-  const documentKind = detectDocument(response.body, contentType, response.url);
-  if (documentKind) {
-    const pdfParser = pdfParserSettings(options.parsers);
-    if (documentKind === 'pdf' && !pdfParser)
-      throw new UnsupportedTypeError(
-        `${requested.href} is a PDF and parsers leaves pdf out: add 'pdf' to parsers to read it`,
-        { details: { contentType: contentType ?? null, kind: documentKind } },
-      );
-    // A document is parsed once, at fetch time; the cache keeps its HTML, like a page's.
-    let parsed: DocumentHtml;
-    try {
-      parsed = await toHtml(documentKind, response.body, {
-        deadline: startedAt + options.timeout,
-        ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
-        ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
-      });
-    } catch (error) {
-      if (error instanceof ContentTooLargeError || error instanceof TimeoutError) throw error;
-      // The file is the site's, not the caller's: an unreadable one is not a bad request.
-      throw new UnsupportedTypeError(`${requested.href}: ${(error as Error).message}`, {
-        cause: error,
-        details: { contentType: contentType ?? null, kind: documentKind },
-      });
-    }
-    return {
-      url: response.url.href,
-      status: response.status,
-      contentType: 'text/html; charset=utf-8',
-      text: parsed.html,
-      charset: 'utf-8',
-      fetchedAt: Date.now(),
-      parsedFrom: documentKind,
-      ...(parsed.numPages !== undefined ? { numPages: parsed.numPages } : {}),
-      ...(parsed.warning ? { warning: parsed.warning } : {}),
-      ...(pdfParser?.maxPages !== undefined ? { partial: true } : {}),
-    };
-  }
-  const kind = classifyBody(contentType, response.body);
-  if (kind.type === 'unsupported') {
-    throw new UnsupportedTypeError(`${requested.href} ${kind.reason}`, {
-      details: { contentType: contentType ?? null },
-    });
-  }
-  const decoded = decodeHtml(response.body, contentType);
-  return {
-    url: response.url.href,
-    status: response.status,
-    contentType,
-    text: decoded.text,
-    charset: decoded.charset,
-    fetchedAt: Date.now(),
-  };
-}
-
-type BodyKind =
-  { type: 'html' } | { type: 'text'; language: string } | { type: 'unsupported'; reason: string };
-
-const documentTypes =
-  /^application\/(?:pdf|msword|vnd\.openxmlformats|vnd\.ms-|vnd\.oasis|rtf|epub)/;
-
-/**
- * The document kind of a response, when it is a document: by content type, by a document's
- * magic bytes (PDF, ZIP packages), or by a document extension on a binary response.
- */
-function detectDocument(
-  body: Uint8Array,
-  contentType: string | undefined,
-  url: URL,
-): FileKind | undefined {
-  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  const magic = body.length >= 4 && (body[0] === 0x25 || body[0] === 0x50);
-  if (!documentTypes.test(mime) && !magic) return undefined;
-  const kind = detectKind(body, mime, url.pathname);
-  const documentKinds: FileKind[] = ['pdf', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'];
-  if (documentKinds.includes(kind)) return kind;
-  // A document content type on bytes we cannot place: say so rather than show binary.
-  return documentTypes.test(mime) ? 'unknown' : undefined;
-}
-
-function classifyBody(contentType: string | undefined, body: Uint8Array): BodyKind {
-  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (documentTypes.test(mime)) {
-    return {
-      type: 'unsupported',
-      reason: `is a document (${mime}): documents are read by the parse capability, which this Trawl build does not include yet`,
-    };
-  }
-  if (looksBinary(body)) {
-    return {
-      type: 'unsupported',
-      reason: `returned binary content${mime ? ` (served as ${mime})` : ''}, which cannot be turned into a document`,
-    };
-  }
-  if (mime === 'text/html' || mime === 'application/xhtml+xml' || mime === '') {
-    return mime === '' && !/^\s*</.test(new TextDecoder().decode(body.subarray(0, 512)))
-      ? { type: 'text', language: '' }
-      : { type: 'html' };
-  }
-  if (mime === 'application/json' || mime.endsWith('+json'))
-    return { type: 'text', language: 'json' };
-  if (mime.endsWith('/xml') || mime.endsWith('+xml')) return { type: 'text', language: 'xml' };
-  if (mime === 'text/markdown' || mime === 'text/x-markdown')
-    return { type: 'text', language: 'markdown' };
-  if (mime.startsWith('text/')) return { type: 'text', language: '' };
-  return { type: 'unsupported', reason: `is ${mime}, which cannot be turned into a document` };
-}
-
-/** NUL bytes or many control characters in the first 4 KiB: not text, whatever the header says. */
-function looksBinary(body: Uint8Array): boolean {
-  const sample = body.subarray(0, 4096);
-  if (sample.length === 0) return false;
-  let suspicious = 0;
-  for (const byte of sample) {
-    if (byte === 0) return true;
-    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 13 && byte !== 12 && byte !== 27)
-      suspicious++;
-  }
-  return suspicious / sample.length > 0.1;
-}
-
-function convertByType(
-  page: CachedPage,
-  options: ResolvedScrapeOptions,
-  redaction: Redaction | undefined,
-  collectLinks: boolean,
-): Conversion {
-  const kind = classifyBody(page.contentType, new TextEncoder().encode(page.text.slice(0, 512)));
-  // A parsed document is all content: main-content extraction is for web pages.
-  if (page.parsedFrom)
-    return convertHtml(
-      page.text,
-      page.url,
-      { ...options, onlyMainContent: false },
-      redaction,
-      collectLinks,
-    );
-  if (kind.type !== 'text')
-    return convertHtml(page.text, page.url, options, redaction, collectLinks);
-  // A text response is its own content: markdown as is, other text in a fenced block.
-  const redact = (text: string) => (redaction ? redactText(text, redaction) : text);
-  const text = redact(page.text);
-  const content: Conversion['content'] = {};
-  for (const { type } of options.formats) {
-    if (type === 'markdown') {
-      content.markdown =
-        kind.language === 'markdown'
-          ? text.trim()
-          : `\`\`\`${kind.language}\n${text.trimEnd()}\n\`\`\``;
-    } else if (type === 'html') {
-      content.html = `<pre>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
-    } else if (type === 'rawHtml') {
-      content.rawHtml = text;
-    } else if (type === 'links' || type === 'images') {
-      content[type] = [];
-    }
-  }
-  return { content, pageMetadata: {} };
 }

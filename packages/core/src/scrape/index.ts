@@ -4,13 +4,14 @@
 import type { EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
 import { parseTargetUrl } from '../internal/url.ts';
-import { parseOrThrow } from '../internal/zod.ts';
+import { givenOptions, resolveOptions } from '../internal/resolved.ts';
 import { runScrape } from './engine.ts';
-import { scrapeOptionsSchema, type ScrapeOptions } from './options.ts';
+import { scrapeOptionsSchema, type ResolvedScrapeOptions, type ScrapeOptions } from './options.ts';
 
 /**
  * Scrapes one page into a Document: fetches it (or serves it from the page cache), cleans it,
- * keeps the main content and converts it to the requested formats.
+ * keeps the main content and converts it to the requested formats. Options resolved by
+ * `scrapeOptionsSchema` already (a server parsed the request) are not parsed again.
  *
  * @throws BAD_REQUEST or INVALID_URL for bad input; SCRAPE_TIMEOUT; FETCH_FAILED,
  * SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_CONNECTION_REFUSED, SCRAPE_SSL_ERROR; CONTENT_TOO_LARGE;
@@ -23,13 +24,11 @@ import { scrapeOptionsSchema, type ScrapeOptions } from './options.ts';
  */
 export async function scrape(
   url: string,
-  options: ScrapeOptions = {},
+  options: ScrapeOptions | ResolvedScrapeOptions = {},
   context: EngineContext = {},
 ): Promise<Document> {
-  const resolved = parseOrThrow(scrapeOptionsSchema, options, 'scrape options');
+  const resolved = resolveOptions(scrapeOptionsSchema, options, 'scrape options');
   const target = parseTargetUrl(url);
-  return runScrape(
-    { sourceUrl: url, target, options: resolved, hasExplicitMaxAge: options.maxAge !== undefined },
-    context,
-  );
+  const hasExplicitMaxAge = givenOptions(resolved)['maxAge'] !== undefined;
+  return runScrape({ sourceUrl: url, target, options: resolved, hasExplicitMaxAge }, context);
 }

@@ -95,7 +95,7 @@ export async function runSearch(
   }
   const formats = options.scrapeOptions?.formats ?? [];
   if (result.web && formats.length > 0 && options.scrapeOptions) {
-    const zeroDataRetention = options.enterprise?.includes('zdr') ?? false;
+    const zeroDataRetention = options.enterprise?.includes('zdr') === true;
     result.counts.scraped = await scrapeResults(
       result.web,
       zeroDataRetention ? { ...options.scrapeOptions, zeroDataRetention } : options.scrapeOptions,

@@ -2,9 +2,9 @@
  * `search()`: a query to ranked results from the built-in index and the configured web
  * providers, optionally scraped. Validates, then hands over to the engine.
  */
-import { parseOrThrow } from '../internal/zod.ts';
+import { isResolvedBy, resolveOptions } from '../internal/resolved.ts';
 import { runSearch, type SearchContext, type SearchResult } from './engine.ts';
-import { searchOptionsSchema, type SearchOptions } from './options.ts';
+import { searchOptionsSchema, type ResolvedSearchOptions, type SearchOptions } from './options.ts';
 
 /**
  * Searches the pages Trawl scraped (the store's index) and the web providers in `context`,
@@ -20,9 +20,14 @@ import { searchOptionsSchema, type SearchOptions } from './options.ts';
  */
 export async function search(
   query: string,
-  options: SearchOptions = {},
+  options: SearchOptions | ResolvedSearchOptions = {},
   context: SearchContext = {},
 ): Promise<SearchResult> {
-  const resolved = parseOrThrow(searchOptionsSchema, { ...options, query }, 'search request');
+  // Options a server resolved already carry the query it validated.
+  const resolved = resolveOptions(
+    searchOptionsSchema,
+    isResolvedBy(searchOptionsSchema, options) ? options : { ...options, query },
+    'search request',
+  );
   return runSearch(resolved, context);
 }

@@ -6,7 +6,7 @@ import { NotConfiguredError } from '../errors.ts';
 import { scanStore, type Store } from '../interfaces/store.ts';
 import type { CachedPage } from '../scrape/cache.ts';
 import { htmlToDocument } from '../scrape/convert.ts';
-import { indexEntryOf } from './indexing.ts';
+import { indexEntryOf } from '../scrape/index-document.ts';
 
 /**
  * Empties the store's search index and fills it again from every page in the page cache; resolves

@@ -11,6 +11,7 @@ import type {
   SearchProvider,
   SearchSourceType,
 } from '../interfaces/search-provider.ts';
+import { dayMs, daysMs } from '../internal/time.ts';
 
 /** Options of `SearxngProvider`. */
 export interface SearxngProviderOptions {
@@ -52,10 +53,10 @@ const categoryOfSource: Record<SearchSourceType, string> = {
 
 /** The time ranges SearXNG knows, shortest first, with their length. */
 const timeRanges = [
-  ['day', 24 * 60 * 60 * 1000],
-  ['week', 7 * 24 * 60 * 60 * 1000],
-  ['month', 31 * 24 * 60 * 60 * 1000],
-  ['year', 366 * 24 * 60 * 60 * 1000],
+  ['day', dayMs],
+  ['week', daysMs(7)],
+  ['month', daysMs(31)],
+  ['year', daysMs(366)],
 ] as const;
 
 /** Asks a SearXNG instance. */

@@ -3,8 +3,8 @@
  * hosted service takes: `qdr:h|d|w|m|y` (the last hour … year) and `cdr:1,cd_min:…,cd_max:…`.
  */
 import type { ProviderQuery } from '../interfaces/search-provider.ts';
+import { hourMs } from '../internal/time.ts';
 
-const hourMs = 60 * 60 * 1000;
 const named = {
   h: { name: 'hour', ms: hourMs },
   d: { name: 'day', ms: 24 * hourMs },

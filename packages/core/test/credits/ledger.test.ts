@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CreditLedger, MemoryStore, SqliteStore } from '@trawl/core';
+import { MemoryStore, SqliteStore } from '@trawl/core';
+import { CreditLedger } from '@trawl/core/server';
 
 const jobId = '0190a6a4-0000-7000-8000-000000000001';
 

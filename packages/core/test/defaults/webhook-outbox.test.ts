@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteStore, WebhookSender, type WebhookConfig } from '@trawl/core';
+import { SqliteStore, WebhookSender } from '@trawl/core';
+import { type WebhookConfig } from '@trawl/core/server';
 import {
   startWebhookReceiver,
   until,

@@ -12,7 +12,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryStore, WebhookSender, type WebhookConfig } from '@trawl/core';
+import { MemoryStore, WebhookSender } from '@trawl/core';
+import { type WebhookConfig } from '@trawl/core/server';
 
 /** A receiver on one address that records the requests it gets and answers `status`. */
 async function receiver(host: string, port: number, status: number) {

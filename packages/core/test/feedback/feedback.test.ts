@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type FeedbackError, MemoryStore } from '@trawl/core';
 import {
   CreditLedger,
   FeedbackService,
-  type FeedbackError,
   listFeedback,
-  MemoryStore,
   type FeedbackJob,
   type FeedbackSettings,
-} from '@trawl/core';
+} from '@trawl/core/server';
 
 const day = 24 * 60 * 60 * 1000;
 /** 2025-03-01T23:00:00Z: an hour before a UTC day ends. */

@@ -11,7 +11,7 @@ import {
   judgeByKeywords,
   jsonDiff,
   normaliseContent,
-} from '@trawl/core';
+} from '@trawl/core/server';
 
 const same = (a: string, b: string) =>
   contentHash(normaliseContent(a)) === contentHash(normaliseContent(b));

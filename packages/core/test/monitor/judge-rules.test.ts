@@ -4,7 +4,7 @@
  * noise (time stamps, copyright years, tracking parameters) are not.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeByKeywords } from '@trawl/core';
+import { judgeByKeywords } from '@trawl/core/server';
 
 const changed = (goal: string, removed: string[], added: string[]) =>
   judgeByKeywords({

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreditLedger,
   MonitorService,
   resolveEngineConfig,
   SqliteStore,
@@ -18,6 +17,7 @@ import {
   type MonitorCreateInput,
   type Notifier,
 } from '@trawl/core';
+import { CreditLedger } from '@trawl/core/server';
 import {
   startChangingSite,
   type ChangingSite,

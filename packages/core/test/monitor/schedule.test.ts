@@ -4,7 +4,8 @@
  * with a message that helps, and croner's next runs are true in the schedule's timezone.
  */
 import { describe, expect, it } from 'vitest';
-import { nextRunOf, resolveSchedule, schedulePhraseExamples } from '@trawl/core';
+import { resolveSchedule } from '@trawl/core';
+import { nextRunOf, schedulePhraseExamples } from '@trawl/core/server';
 
 /** [phrase, cron]: the hosted service's phrases first, then ours (monitoring.md d.3 and more). */
 const phrases: [string, string][] = [

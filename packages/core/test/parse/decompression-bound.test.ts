@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from '@trawl/core';
 import { makeLyingDocx, makePdfBomb } from '../../../../test/fixture-site/bombs.ts';
-import { checkPdfStreams } from '../../src/parse/pdf/stream-budget.js';
-import { unpackZip } from '../../src/parse/zip.js';
+import { checkPdfStreams } from '../../src/convert/pdf/stream-budget.js';
+import { unpackZip } from '../../src/convert/zip.js';
 
 const corpus = (name: string) =>
   readFileSync(new URL(`../../../../test/parse-corpus/out/${name}`, import.meta.url));

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from '@trawl/core';
-import { extractPages } from '../../src/parse/pdf/extract.js';
+import { extractPages } from '../../src/convert/pdf/extract.js';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));

@@ -43,7 +43,7 @@ export const extractCommand: Command = {
           ...(values.schema !== undefined
             ? { schema: readJsonFile(values.schema, '--schema') }
             : {}),
-          showSources: values['show-sources'] ?? false,
+          ...(values['show-sources'] !== undefined ? { showSources: values['show-sources'] } : {}),
         },
         { config: config.engine, store, ...(llm ? { llm } : {}) },
       );

@@ -1,14 +1,13 @@
 /** `trawl feedback list`: the feedback callers sent on their jobs, for the operator to read. */
 import { join } from 'node:path';
+import { SqliteStore, ValidationError } from '@trawl/core';
 import {
   feedbackEndpoints,
   listFeedback,
-  SqliteStore,
-  ValidationError,
   type FeedbackEndpoint,
   type FeedbackFilter,
   type StoredFeedback,
-} from '@trawl/core';
+} from '@trawl/core/server';
 import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';

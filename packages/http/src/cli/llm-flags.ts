@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ValidationError, type Document, type LlmProvider, type ScrapeOptions } from '@trawl/core';
 import type { TrawlConfig } from '../config.ts';
-import { monitorSettingsFrom } from '../server/monitors.ts';
+import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 
 /** parseArgs options of the LLM flags. */
 export const llmFlagOptions = {

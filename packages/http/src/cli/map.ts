@@ -55,7 +55,8 @@ export const mapCommand: Command = {
     if (!url || extra.length > 0)
       throw new UsageError(`give exactly one URL (got ${positionals.length})`);
     const [format] = values.json ? ['json'] : formatsFrom(values, ['urls', 'json'], 'urls');
-    const options: MapOptions = { includeSubdomains: values.subdomains ?? true };
+    const options: MapOptions = {};
+    if (values.subdomains !== undefined) options.includeSubdomains = values.subdomains;
     if (values.search !== undefined) options.search = values.search;
     if (values.limit !== undefined) options.limit = toInteger(values.limit, '--limit', 'URLs');
     if (values.sitemap !== undefined)

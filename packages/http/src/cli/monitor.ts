@@ -16,7 +16,7 @@ import {
   type MonitorCreateInput,
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
-import { monitorSettingsFrom } from '../server/monitors.ts';
+import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { CliIo, Command } from './index.ts';
 import { toInteger } from './page-flags.ts';

@@ -134,11 +134,12 @@ export interface PageFlagValues {
 export function pageOptionsFrom(
   values: PageFlagValues,
 ): Omit<ScrapeOptions, 'formats' | 'profile'> {
+  // Unset flags stay unset: the schema holds the defaults.
   const options: Omit<ScrapeOptions, 'formats' | 'profile'> = {
-    onlyMainContent: values['main-content'] ?? true,
     removeBase64Images: !values['keep-base64-images'],
-    blockAds: values['block-ads'] ?? true,
   };
+  if (values['main-content'] !== undefined) options.onlyMainContent = values['main-content'];
+  if (values['block-ads'] !== undefined) options.blockAds = values['block-ads'];
   const include = splitSelectors(values['include-tags']);
   const exclude = splitSelectors(values['exclude-tags']);
   if (include) options.includeTags = include;

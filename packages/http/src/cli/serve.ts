@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SearxngProvider, SqliteStore, ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
-import { monitorSettingsFrom } from '../server/monitors.ts';
+import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 import { ApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';

@@ -15,19 +15,19 @@ import {
   type AgentResult,
   type AgentState,
   type AgentTraceEvent,
-  type CreditLedger,
   type EngineConfig,
   type LlmProvider,
   type SearchProvider,
   type Store,
 } from '@trawl/core';
+import { dayMs, type CreditLedger } from '@trawl/core/server';
 import type { TokenMeter, TokenUsageBook } from './llm-usage.ts';
 import type { RequestRecords } from './records.ts';
 import type { WebhookConfig, WebhookSender } from './webhooks.ts';
 
 const namespace = 'agent-jobs';
 /** Results stay readable for a day after the last step, as the hosted service keeps them. */
-export const agentRetentionMs = 24 * 60 * 60 * 1000;
+export const agentRetentionMs = dayMs;
 
 /** One agent run as stored. */
 export interface AgentRecord {

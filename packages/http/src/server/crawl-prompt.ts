@@ -1,30 +1,16 @@
 /**
- * Crawl `prompt` on the server (issue 18): `POST /v2/crawl/params-preview` answers the options
- * a prompt turns into without crawling, and a crawl with a prompt runs with them (options the
- * request set explicitly win). Without a model the crawl still runs on its explicit options and
+ * Crawl `prompt` on the server (issue 18): a crawl with a prompt runs with the options the
+ * prompt turns into (options the request set explicitly win; routes/crawl-prompt.ts previews
+ * them without crawling). Without a model the crawl still runs on its explicit options and
  * says so in its warning, as before.
  */
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import {
-  crawlOptionsFromPrompt,
-  parseOrThrow,
-  type CrawlOptions,
-  type EngineContext,
-} from '@trawl/core';
-import { wireFields } from './requests.ts';
+import { crawlOptionsSchema, type CrawlOptions, type ResolvedCrawlOptions } from '@trawl/core';
+import { crawlOptionsFromPrompt } from '@trawl/core/server';
+import { resolveOptions } from '@trawl/core/server';
+import type { MeteredLlm } from './context.ts';
 
-const previewSchema = z.strictObject({
-  url: z.string().min(1).max(8192),
-  prompt: z.string().min(1).max(10_000),
-  ...wireFields,
-});
-
-/** The engine context a route's LLM work runs with, and what settles its tokens. */
-export type LlmContextOf = (
-  team: string,
-  id: string,
-) => { context: Partial<EngineContext>; meter: { settle(): Promise<number> } };
+/** The options a crawl's prompt turned into, by job id (the status answers them). */
+export const promptOptionsNamespace = 'crawl-prompt-options';
 
 /**
  * A crawl's options with its prompt applied: the generated options (for the status answer)
@@ -32,38 +18,29 @@ export type LlmContextOf = (
  */
 export async function applyCrawlPrompt(
   url: string,
-  options: CrawlOptions,
-  body: Record<string, unknown>,
-  llm: ReturnType<LlmContextOf>,
-): Promise<{ options: CrawlOptions; promptOptions?: Partial<CrawlOptions>; warning?: string }> {
+  options: ResolvedCrawlOptions,
+  given: Readonly<Record<string, unknown>>,
+  llm: MeteredLlm,
+): Promise<{
+  options: ResolvedCrawlOptions;
+  promptOptions?: Partial<CrawlOptions>;
+  warning?: string;
+}> {
   if (!options.prompt || !llm.context.llm) return { options };
   try {
-    const generated = await crawlOptionsFromPrompt(options.prompt, url, body, llm.context);
-    const { prompt: _prompt, ...rest } = options;
+    const generated = await crawlOptionsFromPrompt(options.prompt, url, given, llm.context);
+    const { prompt: _prompt, ...rest } = given;
+    // New options, so the schema checks them together (the pattern caps span both lists).
     return {
-      options: { ...rest, ...generated.options },
+      options: resolveOptions(
+        crawlOptionsSchema,
+        { ...rest, ...generated.options },
+        'crawl options',
+      ),
       promptOptions: generated.options,
       ...(generated.warnings.length ? { warning: generated.warnings.join(' ') } : {}),
     };
   } finally {
     await llm.meter.settle();
   }
-}
-
-/** Registers `POST /v2/crawl/params-preview`. */
-export function crawlPromptRoutes(app: FastifyInstance, llmContext: LlmContextOf): void {
-  app.post('/v2/crawl/params-preview', async (request) => {
-    const body = parseOrThrow(previewSchema, request.body ?? {}, 'crawl params preview');
-    const llm = llmContext(request.team, crypto.randomUUID());
-    try {
-      const generated = await crawlOptionsFromPrompt(body.prompt, body.url, {}, llm.context);
-      return {
-        success: true,
-        data: { url: body.url, ...generated.options },
-        ...(generated.warnings.length ? { warning: generated.warnings.join(' ') } : {}),
-      };
-    } finally {
-      await llm.meter.settle();
-    }
-  });
 }

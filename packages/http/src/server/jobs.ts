@@ -13,10 +13,14 @@ import {
   type EngineConfig,
   type EngineContext,
   type Job,
+  type JobContext,
   type JobKind,
   type JobSummary,
+  type ResolvedBatchScrapeOptions,
+  type ResolvedCrawlOptions,
   type Store,
 } from '@trawl/core';
+import { dayMs, givenOptions } from '@trawl/core/server';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
@@ -32,7 +36,7 @@ export interface JobOwner {
   kind: JobKind;
   url: string;
   createdAt: string;
-  /** The options as the request gave them (for `GET /v2/crawl/active`). */
+  /** The options as the request gave them, before defaults (for `GET /v2/crawl/active`). */
   options: Record<string, unknown>;
   /** Where the job's events go, if anywhere. */
   webhook?: WebhookConfig;
@@ -49,7 +53,7 @@ export interface JobHooks {
 }
 
 /** How long a finished job's results stay readable, as the hosted service keeps them. */
-export const jobRetentionMs = 24 * 60 * 60 * 1000;
+export const jobResultsRetentionMs = dayMs;
 
 export class JobRegistry {
   readonly #store: Store;
@@ -64,41 +68,42 @@ export class JobRegistry {
   }
 
   /** Starts a crawl for `team`. @throws BAD_REQUEST / INVALID_URL for bad options */
-  async startCrawl(
+  startCrawl(
     team: string,
     url: string,
-    options: CrawlOptions,
+    options: CrawlOptions | ResolvedCrawlOptions,
     webhook?: WebhookConfig,
   ): Promise<Job> {
-    const id = crypto.randomUUID();
-    // The team keys its browser profiles (scrapeOptions.profile).
-    const job = crawl(url, options, {
-      ...this.#hooks.engineContext?.(team, id),
-      store: this.#store,
-      config: this.#config,
-      jobId: id,
-      team,
-    });
-    await this.#own(job, team, { ...options }, webhook);
-    return job;
+    return this.#start(team, options, webhook, (context) => crawl(url, options, context));
   }
 
   /** Starts a batch scrape for `team`; `invalidURLs` lists what was skipped. */
-  async startBatch(
+  startBatch(
     team: string,
     urls: string[],
-    options: BatchScrapeOptions,
+    options: BatchScrapeOptions | ResolvedBatchScrapeOptions,
     webhook?: WebhookConfig,
   ): Promise<Job & { invalidURLs: string[] }> {
+    return this.#start(team, options, webhook, (context) => batchScrape(urls, options, context));
+  }
+
+  /** Starts a job of `team` with its services, and records who owns it. */
+  async #start<J extends Job>(
+    team: string,
+    options: object,
+    webhook: WebhookConfig | undefined,
+    start: (context: JobContext) => J,
+  ): Promise<J> {
     const id = crypto.randomUUID();
-    const job = batchScrape(urls, options, {
+    // The team keys its browser profiles (scrapeOptions.profile).
+    const job = start({
       ...this.#hooks.engineContext?.(team, id),
       store: this.#store,
       config: this.#config,
       jobId: id,
       team,
     });
-    await this.#own(job, team, { ...options }, webhook);
+    await this.#own(job, team, { ...givenOptions(options) }, webhook);
     return job;
   }
 
@@ -117,7 +122,7 @@ export class JobRegistry {
       options,
       ...(webhook ? { webhook } : {}),
     };
-    await this.#store.set(ownersNamespace, job.id, owner, { ttlMs: jobRetentionMs * 30 });
+    await this.#store.set(ownersNamespace, job.id, owner, { ttlMs: jobResultsRetentionMs * 30 });
     if (webhook)
       void this.#hooks.webhooks?.send(webhook, `${family(job)}.started`, job.id, started);
     this.#track(job, owner);

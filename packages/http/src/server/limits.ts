@@ -5,6 +5,7 @@
  * (402 once spent) are core's CreditLedger, kept in the store so a restart does not refill them.
  */
 import type { Store } from '@trawl/core';
+import { dayMs, Semaphore } from '@trawl/core/server';
 
 /** How the hosted service groups routes for its rate limiter. */
 export type RateMode = 'scrape' | 'crawl' | 'crawlStatus' | 'map' | 'search' | 'account';
@@ -58,7 +59,7 @@ export class RateLimiter {
 /** Scrapes at once per team; the rest wait in arrival order. */
 export class TeamConcurrency {
   readonly #limit: number;
-  readonly #teams = new Map<string, { running: number; waiting: (() => void)[] }>();
+  readonly #teams = new Map<string, { running: number; slots: Semaphore }>();
 
   constructor(limit: number) {
     this.#limit = limit;
@@ -76,29 +77,26 @@ export class TeamConcurrency {
   async run<T>(team: string, work: () => Promise<T>): Promise<{ result: T; waitedMs: number }> {
     let state = this.#teams.get(team);
     if (!state) {
-      state = { running: 0, waiting: [] };
+      state = { running: 0, slots: new Semaphore(this.#limit) };
       this.#teams.set(team, state);
     }
     const started = performance.now();
-    let waited = false;
-    if (this.#limit > 0 && state.running >= this.#limit) {
-      waited = true;
-      await new Promise<void>((resolve) => state.waiting.push(resolve));
-    }
+    const waits = state.slots.available === 0;
+    await state.slots.acquire();
     state.running += 1;
     try {
       const result = await work();
-      return { result, waitedMs: waited ? Math.round(performance.now() - started) : 0 };
+      return { result, waitedMs: waits ? Math.round(performance.now() - started) : 0 };
     } finally {
       state.running -= 1;
-      state.waiting.shift()?.();
-      if (state.running === 0 && state.waiting.length === 0) this.#teams.delete(team);
+      state.slots.release();
+      if (state.running === 0 && state.slots.waiting === 0) this.#teams.delete(team);
     }
   }
 }
 
 /** A team's idempotency keys are remembered for a day, as long as its job results. */
-const idempotencyTtlMs = 24 * 60 * 60 * 1000;
+const idempotencyTtlMs = dayMs;
 
 /** `x-idempotency-key` of job-starting requests: each key starts at most one job per team. */
 export class IdempotencyKeys {
@@ -122,4 +120,17 @@ export class IdempotencyKeys {
     this.#claims = claim.catch(() => undefined);
     return claim;
   }
+}
+
+/** The hosted service's rate-limit groups, by the pattern of the matched route. */
+export function rateModeOf(method: string, path: string): RateMode {
+  if (method === 'POST' && (path === '/v2/scrape' || path === '/v2/batch/scrape')) return 'scrape';
+  if (method === 'POST' && path === '/v2/crawl') return 'crawl';
+  if (method === 'POST' && path === '/v2/map') return 'map';
+  if (method === 'POST' && path === '/v2/search') return 'search';
+  // The hosted service counts creating, changing and running monitors with crawls.
+  if ((method === 'POST' || method === 'PATCH') && path.startsWith('/v2/monitor')) return 'crawl';
+  if (path.startsWith('/v2/team/') || path === '/v2/concurrency-check') return 'account';
+  if (path === '/v2/feedback' || path === '/v2/search/:jobId/feedback') return 'account';
+  return 'crawlStatus';
 }

@@ -4,20 +4,19 @@
  * request or job), capped per day when the operator sets a cap (429 with Retry-After until
  * midnight UTC), and reported by the SDK's usage endpoints.
  */
-import type { FastifyInstance } from 'fastify';
 import {
   scanStore,
-  type CreditLedger,
   type EngineContext,
   type LlmProvider,
   type LlmUsage,
   type Store,
 } from '@trawl/core';
-import { refusal, type ErrorReply } from './errors.ts';
+import { daysMs, type CreditLedger } from '@trawl/core/server';
+import { Refusal } from './errors.ts';
 
 const daysNamespace = 'llm-token-days';
 /** Day totals are kept for a year and a day, like the ledger's lines. */
-const dayRetentionMs = 366 * 24 * 60 * 60 * 1000;
+const dayRetentionMs = daysMs(366);
 
 /** One team's tokens on one UTC day. */
 interface DayUsage {
@@ -110,21 +109,19 @@ export class TokenUsageBook {
     };
   }
 
-  /** The 429 to answer when the team has used its tokens of the day, else undefined. */
-  async refusal(
-    team: string,
-  ): Promise<{ answer: ErrorReply; retryAfterSeconds: number } | undefined> {
+  /** The 429 to throw when the team has used its tokens of the day, else undefined. */
+  async refusal(team: string): Promise<Refusal | undefined> {
     if (this.#dailyCap === undefined) return undefined;
     const used = await this.#usedOn(team, new Date());
     if (used < this.#dailyCap) return undefined;
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    const answer = refusal(
-      429,
-      `The team has used its ${this.#dailyCap} LLM tokens of today (TRAWL_LLM_DAILY_TOKENS); try again after midnight UTC.`,
+    const retryAfterSeconds = Math.ceil((midnight - now.getTime()) / 1000);
+    return new Refusal(
       'RATE_LIMITED',
+      `The team has used its ${this.#dailyCap} LLM tokens of today (TRAWL_LLM_DAILY_TOKENS); try again after midnight UTC.`,
+      { headers: { 'retry-after': String(retryAfterSeconds) } },
     );
-    return { answer, retryAfterSeconds: Math.ceil((midnight - now.getTime()) / 1000) };
   }
 
   /** What `GET /v2/team/token-usage` answers. */
@@ -187,41 +184,4 @@ export class TokenUsageBook {
     this.#writes = write.catch(() => undefined);
     return write;
   }
-}
-
-/** Credits per UTC day from the ledger (debits less refunds), oldest first. */
-async function creditHistory(ledger: CreditLedger, team: string) {
-  const byDay = new Map<string, number>();
-  for await (const entry of ledger.entries(team)) {
-    const day = entry.at.slice(0, 10);
-    byDay.set(
-      day,
-      (byDay.get(day) ?? 0) + (entry.kind === 'debit' ? entry.credits : -entry.credits),
-    );
-  }
-  return [...byDay].map(([day, creditsUsed]) => ({
-    startDate: `${day}T00:00:00.000Z`,
-    endDate: `${day}T23:59:59.999Z`,
-    creditsUsed,
-  }));
-}
-
-/** Registers the SDK's usage endpoints for tokens and historical credits. */
-export function usageRoutes(
-  app: FastifyInstance,
-  book: TokenUsageBook,
-  ledger: CreditLedger,
-): void {
-  app.get('/v2/team/token-usage', async (request) => ({
-    success: true,
-    data: await book.current(request.team),
-  }));
-  app.get('/v2/team/token-usage/historical', async (request) => ({
-    success: true,
-    periods: await book.history(request.team),
-  }));
-  app.get('/v2/team/credit-usage/historical', async (request) => ({
-    success: true,
-    periods: await creditHistory(ledger, request.team),
-  }));
 }

@@ -3,14 +3,14 @@
  * requests, so it cannot drift from what the server accepts.
  */
 import { z } from 'zod';
-import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core';
-import { monitorOpenApiPaths } from './monitors.ts';
-import { searchRequestSchema } from './search.ts';
+import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core/server';
+import { monitorOpenApiPaths } from './routes/monitors.ts';
 import {
-  batchScrapeRequestSchema,
-  crawlRequestSchema,
-  mapRequestSchema,
-  scrapeRequestSchema,
+  batchScrapeRequest,
+  crawlRequest,
+  mapRequest,
+  scrapeRequest,
+  searchRequest,
 } from './requests.ts';
 
 const jsonSchema = (schema: z.ZodType) =>
@@ -148,9 +148,9 @@ export function openApiDocument(): object {
     },
     security: [{ bearer: [] }],
     paths: {
-      '/v2/scrape': post('Scrape one page', scrapeRequestSchema, '`{ success, data: Document }`'),
-      '/v2/map': post('List the URLs of a site', mapRequestSchema, '`{ success, links }`'),
-      '/v2/crawl': post('Start a crawl', crawlRequestSchema, '`{ success, id, url }`'),
+      '/v2/scrape': post('Scrape one page', scrapeRequest.schema, '`{ success, data: Document }`'),
+      '/v2/map': post('List the URLs of a site', mapRequest.schema, '`{ success, links }`'),
+      '/v2/crawl': post('Start a crawl', crawlRequest.schema, '`{ success, id, url }`'),
       '/v2/crawl/{id}': job('crawl'),
       '/v2/crawl/{id}/errors': jobErrors('crawl'),
       '/v2/crawl/{id}/webhooks': deliveries('crawl'),
@@ -162,7 +162,7 @@ export function openApiDocument(): object {
       },
       '/v2/batch/scrape': post(
         'Start a batch scrape',
-        batchScrapeRequestSchema,
+        batchScrapeRequest.schema,
         '`{ success, id, url, invalidURLs }`',
       ),
       '/v2/batch/scrape/{id}': job('batch scrape'),
@@ -170,7 +170,7 @@ export function openApiDocument(): object {
       '/v2/batch/scrape/{id}/webhooks': deliveries('batch scrape'),
       '/v2/search': post(
         'Search the built-in index and the configured web providers; optionally scrape each result',
-        searchRequestSchema,
+        searchRequest.schema,
         '`{ success, data: { web?, news?, images? }, id, creditsUsed, warning? }`',
       ),
       '/v2/feedback': feedback(

@@ -4,6 +4,7 @@
  * job exists and belongs to the team before it accepts feedback on it.
  */
 import type { Store } from '@trawl/core';
+import { daysMs } from '@trawl/core/server';
 
 /** The endpoints that leave a record (feedback finds any of them by id, whatever the endpoint). */
 export type RecordedEndpoint =
@@ -25,7 +26,7 @@ export interface RequestRecord {
 
 const namespace = 'records';
 /** Records are kept for 30 days, long enough for feedback on a job. */
-const retentionMs = 30 * 24 * 60 * 60 * 1000;
+const retentionMs = daysMs(30);
 
 export class RequestRecords {
   readonly #store: Store;

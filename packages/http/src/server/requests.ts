@@ -1,14 +1,18 @@
 /**
- * Request bodies of the /v2 endpoints: core's option shapes plus what the wire adds (`url` or
- * `urls`, and `origin` / `integration`, which the official SDK puts in every body). Strict:
+ * Request bodies of the /v2 endpoints: core's option schemas extended by what the wire adds (`url`
+ * or `urls`, `webhook`, and `origin` / `integration`, which the official SDK puts in every body).
+ * Each body is parsed once: the route gets the wire fields apart and the options already
+ * resolved by core's schema, which core then runs without parsing again (issue 16). Strict:
  * unknown keys are a 400 naming the key.
  */
 import {
-  batchScrapeOptionsShape,
-  crawlOptionsShape,
-  mapOptionsShape,
-  scrapeOptionsShape,
+  batchScrapeOptionsSchema,
+  crawlOptionsSchema,
+  mapOptionsSchema,
+  scrapeOptionsSchema,
+  searchOptionsSchema,
 } from '@trawl/core';
+import { parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 
 /** Fields the official SDK adds to every body (`origin`), and integrations add (`integration`). */
@@ -33,34 +37,61 @@ const webhookSchema = z.union([
 /** The `webhook` field of a crawl or batch-scrape request. */
 export type WebhookInput = z.output<typeof webhookSchema>;
 
-export const scrapeRequestSchema = z.strictObject({ url, ...scrapeOptionsShape, ...wireFields });
-
-export const mapRequestSchema = z.strictObject({ url, ...mapOptionsShape, ...wireFields });
-
-export const crawlRequestSchema = z.strictObject({
-  url,
-  ...crawlOptionsShape,
-  webhook: webhookSchema.optional(),
-  ...wireFields,
-});
-
-export const batchScrapeRequestSchema = z.strictObject({
-  urls: z.array(z.string().max(8192)).min(1, 'urls needs at least one URL').max(10_000),
-  ...batchScrapeOptionsShape,
-  webhook: webhookSchema.optional(),
-  appendToId: z.uuid().optional(),
-  ...wireFields,
-});
-
 /**
- * The body as the client sent it, without the wire-only fields: core validates it again and
- * applies its own defaults. Only call on a body the request schema accepted.
+ * A request: the whole body's schema (core's options schema extended by the wire's own fields;
+ * the OpenAPI document is built from it) and `parse`, which reads a body once and hands the
+ * options over resolved by `options`.
  */
-export function coreOptions<Options>(body: unknown, ...also: string[]): Options {
-  const options: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (key === 'origin' || key === 'integration' || also.includes(key)) continue;
-    options[key] = value;
-  }
-  return options as Options;
+function requestKind<
+  Request extends z.ZodType<Record<string, unknown>>,
+  Options extends z.ZodType,
+  Field extends string,
+>(schema: Request, options: Options, fields: readonly Field[], what: string) {
+  const keys = [...fields, ...(Object.keys(wireFields) as (keyof typeof wireFields)[])];
+  return {
+    schema,
+    /** @throws BAD_REQUEST naming the first bad field */
+    parse: (body: unknown) => parseRequest(schema, options, keys, body, what),
+  };
 }
+
+export const scrapeRequest = requestKind(
+  scrapeOptionsSchema.safeExtend({ url, ...wireFields }),
+  scrapeOptionsSchema,
+  ['url'],
+  'scrape request',
+);
+
+export const mapRequest = requestKind(
+  mapOptionsSchema.safeExtend({ url, ...wireFields }),
+  mapOptionsSchema,
+  ['url'],
+  'map request',
+);
+
+export const crawlRequest = requestKind(
+  crawlOptionsSchema.safeExtend({ url, webhook: webhookSchema.optional(), ...wireFields }),
+  crawlOptionsSchema,
+  ['url', 'webhook'],
+  'crawl request',
+);
+
+export const batchScrapeRequest = requestKind(
+  batchScrapeOptionsSchema.safeExtend({
+    urls: z.array(z.string().max(8192)).min(1, 'urls needs at least one URL').max(10_000),
+    webhook: webhookSchema.optional(),
+    appendToId: z.uuid().optional(),
+    ...wireFields,
+  }),
+  batchScrapeOptionsSchema,
+  ['urls', 'webhook', 'appendToId'],
+  'batch scrape request',
+);
+
+/** The query is one of core's search options (trimmed and checked there); the body is the rest. */
+export const searchRequest = requestKind(
+  searchOptionsSchema.safeExtend(wireFields),
+  searchOptionsSchema,
+  [],
+  'search request',
+);

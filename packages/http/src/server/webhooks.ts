@@ -3,17 +3,14 @@
  * payloads. Delivery itself (envelope, `X-Firecrawl-*` headers, HMAC signature, retries, the
  * delivery log) is core's `WebhookSender`, which monitor webhooks use too.
  */
-import {
-  ValidationError,
-  type Document,
-  type JobError,
-  type WebhookConfig,
-  type WebhookPayload,
-} from '@trawl/core';
+import { ValidationError, type Document, type JobError } from '@trawl/core';
+import { type WebhookConfig, type WebhookPayload } from '@trawl/core/server';
 import type { WebhookInput } from './requests.ts';
 
-export { eventMatches, WebhookSender } from '@trawl/core';
-export type { WebhookConfig, WebhookDelivery, WebhookSettings } from '@trawl/core';
+export { WebhookSender } from '@trawl/core';
+export { eventMatches } from '@trawl/core/server';
+export type { WebhookDelivery, WebhookSettings } from '@trawl/core';
+export type { WebhookConfig } from '@trawl/core/server';
 
 /** Reads the `webhook` field of a request: a URL string or `{ url, headers, metadata, events }`. */
 export function webhookConfigOf(webhook: WebhookInput): WebhookConfig {

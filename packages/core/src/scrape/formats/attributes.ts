@@ -7,7 +7,7 @@ import { selectAll } from 'css-select';
 import { textContent } from 'domutils';
 import { z } from 'zod';
 import { ValidationError } from '../../errors.ts';
-import { parseHtml, type AnyNode, type Element } from '../dom.ts';
+import { parseHtml, type AnyNode, type Element } from '../../convert/dom.ts';
 import type { FormatHandler } from './index.ts';
 import { readSettings } from './llm-settings.ts';
 

@@ -15,7 +15,7 @@ import { ValidationError } from '../../errors.ts';
 import type { Store } from '../../interfaces/store.ts';
 import { zodIssuesToFieldIssues } from '../../internal/zod.ts';
 import { compileSchema } from '../../llm/schema.ts';
-import { contentHash, gitDiff, jsonDiff, normaliseContent } from '../../monitor/diff.ts';
+import { contentHash, gitDiff, jsonDiff, normaliseContent } from '../../diff/content-diff.ts';
 import type { FormatSpec } from '../options.ts';
 import type { FormatHandler } from './index.ts';
 import { askForJson, requireLlm, warnOf } from './llm-settings.ts';

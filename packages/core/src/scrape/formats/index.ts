@@ -5,7 +5,7 @@
 import type { Document } from '../../document.ts';
 import type { RenderRequest } from '../../interfaces/fetcher.ts';
 import type { FormatName, FormatSpec } from '../options.ts';
-import type { HtmlPage } from '../page.ts';
+import type { HtmlPage } from '../../convert/page.ts';
 import { htmlFormat } from './html.ts';
 import { imagesFormat } from './images.ts';
 import { linksFormat } from './links.ts';

@@ -5,7 +5,13 @@
  * with no model. With an LLM configured, a page without such markup is read by the model.
  * `metadata.menuSource` says which.
  */
-import { all, nodesOfType, readSchemaNodes, text, type SchemaNode } from '../structured-data.ts';
+import {
+  all,
+  nodesOfType,
+  readSchemaNodes,
+  text,
+  type SchemaNode,
+} from '../../convert/structured-data.ts';
 import type { FormatHandler } from './index.ts';
 import { warnOf } from './llm-settings.ts';
 import { makePrice, parseAmount, readAvailability, type Price } from './product-profile.ts';

@@ -4,7 +4,7 @@
  * 'price'. Written out here (as monitor/judge.ts does) because the small npm packages build
  * regular expressions from query words, which user text must never be.
  */
-import { words } from '../../map/rank.ts';
+import { words } from '../../internal/words.ts';
 
 const stopWords = new Set(
   (

@@ -4,8 +4,8 @@
  * product tags (`og:title`, `product:price:amount` …). No model is involved; the format file
  * asks one only for what is still missing.
  */
-import type { PageMetadata } from '../metadata.ts';
-import { all, nodesOfType, text, typesOf, type SchemaNode } from '../structured-data.ts';
+import type { PageMetadata } from '../../convert/metadata.ts';
+import { all, nodesOfType, text, typesOf, type SchemaNode } from '../../convert/structured-data.ts';
 
 /** A price as the spec's product shape gives it. */
 export interface Price {

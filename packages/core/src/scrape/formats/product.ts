@@ -5,7 +5,7 @@
  * all, no brand, no price) is asked of the model. `metadata.productSource` says where it came
  * from: `json-ld`, `microdata`, `rdfa`, `opengraph`, `llm`, or one of them `+llm`.
  */
-import { readSchemaNodes } from '../structured-data.ts';
+import { readSchemaNodes } from '../../convert/structured-data.ts';
 import type { FormatHandler } from './index.ts';
 import { warnOf } from './llm-settings.ts';
 import {

@@ -7,7 +7,6 @@
  */
 import type {
   BlockContent,
-  Code,
   DefinitionContent,
   List,
   ListItem,
@@ -19,6 +18,8 @@ import type {
   TableRow,
 } from 'mdast';
 import { isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { codeBlockOf } from './mdast-code.ts';
+import { collapse, normaliseInline, textOf } from './mdast-whitespace.ts';
 
 type Flow = BlockContent | DefinitionContent;
 
@@ -292,167 +293,6 @@ function trimLineStart(nodes: PhrasingContent[]): PhrasingContent[] {
  * Folds white space as a browser renders it: runs become one space, none at the start or end of
  * the block or after a line break, and formatting that holds only white space disappears.
  */
-function normaliseInline(nodes: PhrasingContent[]): PhrasingContent[] {
-  const state = { pendingSpace: false, atStart: true, atLineStart: true };
-  const out = foldWhitespace(nodes, state);
-  return out;
-}
-
-interface FoldState {
-  /** A space is owed before the next content. */
-  pendingSpace: boolean;
-  /** Nothing has been written to the block yet. */
-  atStart: boolean;
-  /** Nothing has been written since the block start or the last line break. */
-  atLineStart: boolean;
-}
-
-function foldWhitespace(nodes: PhrasingContent[], state: FoldState): PhrasingContent[] {
-  const out: PhrasingContent[] = [];
-  for (const node of nodes) {
-    switch (node.type) {
-      case 'text': {
-        const collapsed = collapse(node.value);
-        if (collapsed === '') continue;
-        let value = collapsed;
-        if (value.startsWith(' ')) {
-          value = value.slice(1);
-          if (!state.atLineStart) state.pendingSpace = true;
-        }
-        const endsWithSpace = value.endsWith(' ');
-        if (endsWithSpace) value = value.slice(0, -1);
-        if (value === '') continue;
-        appendText(out, (state.pendingSpace ? ' ' : '') + value);
-        state.pendingSpace = endsWithSpace;
-        state.atStart = false;
-        state.atLineStart = false;
-        break;
-      }
-      case 'break':
-        state.pendingSpace = false;
-        if (!state.atStart) out.push(node);
-        state.atLineStart = true;
-        break;
-      case 'image':
-      case 'inlineCode':
-        if (state.pendingSpace) appendText(out, ' ');
-        state.pendingSpace = false;
-        state.atStart = false;
-        state.atLineStart = false;
-        out.push(node);
-        break;
-      default: {
-        if (!('children' in node)) {
-          out.push(node);
-          break;
-        }
-        // A pending space is written before the element only once it proves to have content;
-        // a leading space inside it moves out too, so markers hug their text.
-        const before = state.pendingSpace;
-        const wasAtStart = state.atStart;
-        state.pendingSpace = false;
-        const children = foldWhitespace(node.children, state);
-        if (children.length === 0) {
-          state.pendingSpace = before || state.pendingSpace;
-          state.atStart = wasAtStart && state.atStart;
-          break;
-        }
-        let leading = before;
-        const first = children[0];
-        if (first?.type === 'text' && first.value.startsWith(' ')) {
-          first.value = first.value.slice(1);
-          if (first.value === '') children.shift();
-          leading = true;
-        }
-        if (leading) appendText(out, ' ');
-        out.push({ ...node, children });
-      }
-    }
-  }
-  // Trailing white space of the block is dropped: `pendingSpace` is simply not written.
-  while (out.length > 0) {
-    const last = out[out.length - 1];
-    if (last?.type === 'break') out.pop();
-    else break;
-  }
-  return out;
-}
-
-function appendText(out: PhrasingContent[], value: string): void {
-  const last = out[out.length - 1];
-  if (last?.type === 'text') last.value += value;
-  else out.push({ type: 'text', value });
-}
-
-const whitespaceRun = /[\t\n\f\r ]+/g;
-
-function collapse(value: string): string {
-  return value.replace(whitespaceRun, ' ');
-}
-
-function textOf(node: AnyNode): string {
-  if (isText(node)) return node.data;
-  if (!isTag(node)) return '';
-  if (node.name === 'br') return '\n';
-  let text = '';
-  for (const child of node.children) text += textOf(child);
-  return text;
-}
-
-// `language-js` (Prism, highlight.js), `lang-js`, `highlight-python` (Sphinx), `highlight-source-js`
-// (GitHub), `brush: js` (SyntaxHighlighter).
-const languageClass =
-  /(?:^|\s)(?:(?:language|lang|highlight(?:-source)?|hljs)-|brush:\s*)([a-z0-9_+#.-]+)/i;
-const notLanguages = new Set([
-  'source',
-  'none',
-  'text',
-  'plain',
-  'plaintext',
-  'default',
-  'hljs',
-  'js-code',
-  'code',
-  'notranslate',
-]);
-
-function codeBlockOf(pre: Element): Code {
-  const value = textOf(pre).replace(/^\n/, '').replace(/\n$/, '');
-  const lang = codeLanguage(pre);
-  return { type: 'code', lang: lang ?? null, meta: null, value };
-}
-
-/**
- * The code language, wherever the site put it: on <pre> or <code>, as data-lang, or on a wrapper
- * (`highlight-python` in Sphinx, `language-js` on a Prism wrapper div).
- */
-function codeLanguage(pre: Element): string | undefined {
-  const code = pre.children.find(
-    (child): child is Element => isTag(child) && child.name === 'code',
-  );
-  const candidates: (Element | undefined)[] = [
-    pre,
-    code,
-    pre.parent as Element | undefined,
-    pre.parent?.parent as Element | undefined,
-  ];
-  for (const candidate of candidates) {
-    if (!candidate || !isTag(candidate)) continue;
-    const language = languageOf(candidate);
-    if (language) return language;
-  }
-  return undefined;
-}
-
-function languageOf(element: Element): string | undefined {
-  const data = element.attribs['data-lang'] ?? element.attribs['data-language'];
-  if (data && !notLanguages.has(data.toLowerCase())) return data.toLowerCase();
-  const cls = element.attribs['class'];
-  if (!cls) return undefined;
-  const language = languageClass.exec(cls)?.[1]?.toLowerCase();
-  return language && !notLanguages.has(language) ? language : undefined;
-}
-
 function listOf(element: Element): Flow[] {
   const ordered = element.name === 'ol';
   const start = ordered ? Number.parseInt(element.attribs['start'] ?? '1', 10) : undefined;

@@ -14,12 +14,12 @@ import type { Element } from 'domhandler';
 import type JSZip from 'jszip';
 import { posix } from 'node:path';
 import { ValidationError } from '../errors.ts';
+import { escapeHtml } from '../internal/html.ts';
 import {
   attribute,
   childAt,
   childElements,
   descendants,
-  escapeHtml,
   localName,
   nestedListHtml,
   openPackage,

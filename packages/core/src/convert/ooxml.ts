@@ -118,10 +118,6 @@ export function openPackage(bytes: Uint8Array, what: string): JSZip {
   return openZip(bytes, what);
 }
 
-/** Text made safe for HTML element content and double-quoted attributes. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
 /** One item of a run of list paragraphs: its depth (0 = top) and kind. */
 export interface ListItem {
   level: number;

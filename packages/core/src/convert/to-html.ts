@@ -14,9 +14,7 @@ import { odfHtml } from './odf.ts';
 import { pptxHtml } from './pptx.ts';
 import { spreadsheetHtml } from './xlsx.ts';
 import { repackStored } from './zip.ts';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+import { escapeHtml } from '../internal/html.ts';
 
 function table(rows: string[][]): string {
   const [head, ...body] = rows;

@@ -9,29 +9,23 @@
  * it), and media names are random UUIDs, as the hosted service's signed links are. The socket
  * leads to the session's relay, which checks every command (issue 14), never to Chromium itself.
  */
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { WebSocket as ClientSocket } from 'ws';
 import WebSocket from 'ws';
 import {
   BrowserSessions,
-  browserExecuteShape,
-  browserSessionCreateShape,
   closeBrowsers,
-  parseOrThrow,
   ValidationError,
   type BrowserSession,
   type CdpPeer,
-  type EngineConfig,
-  type MediaSink,
-  type Store,
 } from '@trawl/core';
+import { browserExecuteShape, browserSessionCreateShape } from '@trawl/core/server';
+import { parseOrThrow } from '@trawl/core/server';
 import { z } from 'zod';
-
-const wireFields = {
-  origin: z.string().max(1000).optional(),
-  integration: z.string().max(1000).nullish(),
-};
+import { Refusal, sendError } from '../errors.ts';
+import { mediaLinks, mediaNamespace, type StoredMedia } from '../media.ts';
+import { wireFields } from '../requests.ts';
+import type { RoutePlugin } from './index.ts';
 
 /** `POST /v2/browser`: core's session settings plus the SDK's wire fields. */
 export const browserCreateRequestSchema = z.strictObject({
@@ -46,44 +40,10 @@ export const browserExecuteRequestSchema = z
     path: ['code'],
   });
 
-const mediaNamespace = 'media';
-/** How long a captured file stays reachable (the hosted service's links last 24 h). */
-const mediaTtlMs = 24 * 60 * 60 * 1000;
-const extensions: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'application/pdf': 'pdf',
-};
-
-interface StoredMedia {
-  contentType: string;
-  base64: string;
-}
-
-/** Stores captured files in the store and links them under this server's `/media/`. */
-export function mediaLinks(store: Store, baseUrl: string): MediaSink {
-  return {
-    async save(bytes, contentType) {
-      const name = `${randomUUID()}.${extensions[contentType] ?? 'bin'}`;
-      const value: StoredMedia = { contentType, base64: Buffer.from(bytes).toString('base64') };
-      await store.set(mediaNamespace, name, value, { ttlMs: mediaTtlMs });
-      return `${baseUrl}/media/${name}`;
-    },
-  };
-}
-
-/** What the browser routes are built from. */
-export interface BrowserRouteContext {
-  store: Store;
-  config: EngineConfig;
-  base: (request: FastifyRequest) => string;
-}
-
-/** Registers the session, CDP and media routes; ends sessions and browsers when the server closes. */
-export function browserRoutes(
-  app: FastifyInstance,
-  { store, config, base }: BrowserRouteContext,
-): void {
+/** The session, CDP and media routes; they end sessions and browsers when the server closes. */
+export const browserRoutes: RoutePlugin = (app, server) => {
+  const { store, config } = server;
+  const base = (request: FastifyRequest) => server.base(request);
   const sessions = new BrowserSessions({
     store,
     chromium: { configuredPath: config.chromiumPath },
@@ -184,9 +144,12 @@ export function browserRoutes(
       // Refused before the upgrade: a caller without the token never gets a socket to send to.
       preValidation: async (request, reply) => {
         if (!sessions.byToken(request.params.id, request.query.token ?? '')) {
-          await reply
-            .code(401)
-            .send({ success: false, error: 'Unknown browser session or wrong token' });
+          await sendError(
+            reply,
+            new Refusal('UNAUTHORIZED', 'Unknown browser session or wrong token', {
+              showCode: false,
+            }),
+          );
         }
       },
     },
@@ -205,13 +168,13 @@ export function browserRoutes(
       ? await store.get<StoredMedia>(mediaNamespace, request.params.name)
       : undefined;
     if (!media)
-      return reply.code(404).send({ success: false, error: 'Not found (links last 24 hours)' });
+      throw new Refusal('NOT_FOUND', 'Not found (links last 24 hours)', { showCode: false });
     return reply
       .header('content-type', media.contentType)
       .header('cache-control', 'private, max-age=86400')
       .send(Buffer.from(media.base64, 'base64'));
   });
-}
+};
 
 /** Joins a client's WebSocket to the session's relay until either side closes. */
 function relay(client: ClientSocket, sessions: BrowserSessions, session: BrowserSession): void {

@@ -8,7 +8,7 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { ValidationError } from '../errors.ts';
-import { escapeHtml } from './ooxml.ts';
+import { escapeHtml } from '../internal/html.ts';
 import { blankCell, type GridCell, readXlsxCells, type SheetGrid } from './xlsx-cells.ts';
 
 /** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */

@@ -5,23 +5,19 @@
  * A job found still `processing` with no worker in this process (the server restarted) is run
  * again; the LLM answer cache makes the pages it already read cost no tokens.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   extract,
-  prepareExtract,
   toTrawlError,
-  type CreditLedger,
-  type EngineConfig,
   type ExtractOptions,
-  type LlmProvider,
-  type Store,
+  type ResolvedExtractOptions,
 } from '@trawl/core';
-import { refusal, type ErrorReply } from './errors.ts';
-import type { TokenUsageBook } from './llm-usage.ts';
+import { dayMs, prepareExtract } from '@trawl/core/server';
+import { outOfCredits, Refusal } from '../errors.ts';
+import type { RoutePlugin } from './index.ts';
 
 const namespace = 'extract-jobs';
 /** Results stay readable for a day, as the hosted service keeps them. */
-const retentionMs = 24 * 60 * 60 * 1000;
+const retentionMs = dayMs;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields the SDK may send that this engine takes but does not act on. */
 const wireOnly = ['origin', 'integration', 'agent', 'webhook', 'threatProtection'] as const;
@@ -31,7 +27,7 @@ interface ExtractRecord {
   id: string;
   team: string;
   status: 'processing' | 'completed' | 'failed' | 'cancelled';
-  options: ExtractOptions;
+  options: ExtractOptions | ResolvedExtractOptions;
   createdAt: string;
   expiresAt: string;
   data?: unknown;
@@ -41,23 +37,10 @@ interface ExtractRecord {
   creditsUsed?: number;
 }
 
-/** What the extract routes are built from. */
-export interface ExtractRouteContext {
-  store: Store;
-  config: EngineConfig;
-  llm: LlmProvider | undefined;
-  ledger: CreditLedger;
-  tokens: TokenUsageBook;
-  outOfCredits: ErrorReply;
-}
-
-const send = (reply: FastifyReply, answer: ErrorReply) =>
-  reply.code(answer.status).send(answer.body);
-const notFound = refusal(404, 'Extract job not found', 'NOT_FOUND');
+const notFound = () => new Refusal('NOT_FOUND', 'Extract job not found');
 const key = (team: string, id: string) => `${encodeURIComponent(team)}/${id}`;
 
-/** Registers the extract routes. */
-export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext): void {
+export const extractRoutes: RoutePlugin = (app, context) => {
   const { store } = context;
   const running = new Map<string, AbortController>();
 
@@ -109,19 +92,16 @@ export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext
     })();
   };
 
-  app.post('/v2/extract', async (request, reply) => {
+  app.post('/v2/extract', async (request) => {
     const body = { ...(request.body as Record<string, unknown> | undefined) };
     for (const field of wireOnly) delete body[field];
-    const options = body as ExtractOptions;
-    // Checked before the job exists: a bad schema is a 400, no model a 501.
-    prepareExtract(options, context.llm ? { llm: context.llm } : {});
+    // Checked once, before the job exists: a bad schema is a 400, no model a 501. The job runs
+    // with the resolved options (a job resumed after a restart reads them back and checks them).
+    const options = prepareExtract(body as ExtractOptions, context.llm ? { llm: context.llm } : {});
     if (!(await context.ledger.allows(request.team, context.ledger.cost('scrape'))))
-      return send(reply, context.outOfCredits);
+      throw outOfCredits();
     const capped = await context.tokens.refusal(request.team);
-    if (capped) {
-      void reply.header('retry-after', String(capped.retryAfterSeconds));
-      return send(reply, capped.answer);
-    }
+    if (capped) throw capped;
     const now = Date.now();
     const record: ExtractRecord = {
       id: crypto.randomUUID(),
@@ -143,9 +123,9 @@ export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext
   const find = async (team: string, id: string) =>
     uuidPattern.test(id) ? store.get<ExtractRecord>(namespace, key(team, id)) : undefined;
 
-  app.get<{ Params: { id: string } }>('/v2/extract/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/v2/extract/:id', async (request) => {
     const record = await find(request.team, request.params.id);
-    if (!record) return send(reply, notFound);
+    if (!record) throw notFound();
     // Left processing by a stopped server: run it again (cached answers cost nothing).
     if (record.status === 'processing' && !running.has(record.id)) run(record);
     return {
@@ -161,11 +141,13 @@ export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext
     };
   });
 
-  app.delete<{ Params: { id: string } }>('/v2/extract/:id', async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/v2/extract/:id', async (request) => {
     const record = await find(request.team, request.params.id);
-    if (!record) return send(reply, notFound);
+    if (!record) throw notFound();
     if (record.status !== 'processing')
-      return send(reply, refusal(409, `The extract job is already ${record.status}`));
+      throw new Refusal('CONFLICT', `The extract job is already ${record.status}`, {
+        showCode: false,
+      });
     running.get(record.id)?.abort();
     await save({ ...record, status: 'cancelled' });
     return { success: true, status: 'cancelled' };
@@ -174,4 +156,4 @@ export function extractRoutes(app: FastifyInstance, context: ExtractRouteContext
   app.addHook('onClose', () => {
     for (const abort of running.values()) abort.abort();
   });
-}
+};

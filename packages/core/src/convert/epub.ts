@@ -13,12 +13,12 @@ import { parseDocument } from 'htmlparser2';
 import type JSZip from 'jszip';
 import { posix } from 'node:path';
 import { ValidationError } from '../errors.ts';
+import { escapeHtml } from '../internal/html.ts';
 import {
   attribute,
   childAt,
   childElements,
   descendants,
-  escapeHtml,
   openPackage,
   readXmlPart,
 } from './ooxml.ts';

@@ -6,38 +6,15 @@
  * naming the variables), then the run goes on in the background as a stored job (agent-jobs.ts).
  * A team sees only its own runs: another team's id answers 404, as an unknown one does.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  parseOrThrow,
-  prepareAgent,
-  ValidationError,
-  type AgentOptions,
-  type CreditLedger,
-  type EngineConfig,
-  type LlmProvider,
-  type SearchProvider,
-  type Store,
-} from '@trawl/core';
+import type { FastifyRequest } from 'fastify';
+import { ValidationError, type AgentOptions } from '@trawl/core';
+import { parseOrThrow, prepareAgent } from '@trawl/core/server';
 import { z } from 'zod';
-import { AgentJobs, agentRetentionMs, type AgentRecord } from './agent-jobs.ts';
-import { refusal, type ErrorReply } from './errors.ts';
-import type { TokenUsageBook } from './llm-usage.ts';
-import type { RequestRecords } from './records.ts';
-import { wireFields } from './requests.ts';
-import { webhookConfigOf, type WebhookSender } from './webhooks.ts';
-
-/** What the agent routes are built from. */
-export interface AgentRouteOptions {
-  store: Store;
-  config: EngineConfig;
-  llm: LlmProvider | undefined;
-  ledger: CreditLedger;
-  tokens: TokenUsageBook;
-  records: RequestRecords;
-  webhooks: WebhookSender;
-  providers: readonly SearchProvider[];
-  outOfCredits: ErrorReply;
-}
+import { AgentJobs, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
+import { outOfCredits, Refusal } from '../errors.ts';
+import { wireFields } from '../requests.ts';
+import { webhookConfigOf } from '../webhooks.ts';
+import type { RoutePlugin } from './index.ts';
 
 /** The fields of the body that are not the agent's options: its webhook and the wire fields. */
 const envelopeSchema = z.object({
@@ -60,15 +37,20 @@ const envelopeSchema = z.object({
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Runs per page of the list; `next` reads on. */
 const listPageSize = 50;
-const notFound = refusal(404, 'Agent job not found', 'NOT_FOUND');
-const send = (reply: FastifyReply, answer: ErrorReply) =>
-  reply.code(answer.status).send(answer.body);
+const notFound = () => new Refusal('NOT_FOUND', 'Agent job not found');
 
-/** The agent routes, as a plugin registered inside the authenticated scope. */
-export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options) => {
-  const { llm, ledger, tokens } = options;
+/** The agent routes, registered inside the authenticated scope. */
+export const agentRoutes: RoutePlugin = (app, server) => {
+  const { llm, ledger, tokens } = server;
   const jobs = new AgentJobs({
-    ...options,
+    store: server.store,
+    config: server.config,
+    llm,
+    ledger,
+    tokens,
+    records: server.records,
+    webhooks: server.webhooks,
+    providers: server.searchProviders,
     log: (message, error) => app.log.error({ err: error }, message),
   });
   // Runs a stopped server left going continue once this one is ready.
@@ -82,7 +64,7 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
   const find = async (request: FastifyRequest<{ Params: { id: string } }>) =>
     uuidPattern.test(request.params.id) ? jobs.get(request.team, request.params.id) : undefined;
 
-  app.post('/v2/agent', async (request, reply) => {
+  app.post('/v2/agent', async (request) => {
     const {
       webhook,
       origin,
@@ -93,12 +75,9 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
     // Checked before the job exists: a bad option or schema is a 400, no model a 501.
     prepareAgent(agentOptions, llm ? { llm } : {});
     const remaining = await ledger.remaining(request.team);
-    if (remaining !== undefined && remaining < 1) return send(reply, options.outOfCredits);
+    if (remaining !== undefined && remaining < 1) throw outOfCredits();
     const capped = await tokens.refusal(request.team);
-    if (capped) {
-      void reply.header('retry-after', String(capped.retryAfterSeconds));
-      return send(reply, capped.answer);
-    }
+    if (capped) throw capped;
     // No run may spend more than the team has left.
     if (remaining !== undefined)
       agentOptions.maxCredits = Math.min(agentOptions.maxCredits ?? remaining, remaining);
@@ -119,9 +98,9 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
     return { success: true, id: record.id };
   });
 
-  app.get<{ Params: { id: string } }>('/v2/agent/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/v2/agent/:id', async (request) => {
     const record = await find(request);
-    if (!record) return send(reply, notFound);
+    if (!record) throw notFound();
     return {
       success: true,
       id: record.id,
@@ -139,11 +118,11 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
     };
   });
 
-  app.delete<{ Params: { id: string } }>('/v2/agent/:id', async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/v2/agent/:id', async (request) => {
     const record = await find(request);
-    if (!record) return send(reply, notFound);
+    if (!record) throw notFound();
     if (record.status === 'completed' || record.status === 'failed')
-      return send(reply, refusal(409, `The agent run is already ${record.status}`, 'CONFLICT'));
+      throw new Refusal('CONFLICT', `The agent run is already ${record.status}`);
     if (record.status === 'processing') await jobs.cancel(record);
     return { success: true, status: 'cancelled' };
   });
@@ -166,9 +145,9 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
 
   app.get<{ Params: { id: string }; Querystring: { liveView?: string } }>(
     '/v2/agent/:id/trace',
-    async (request, reply) => {
+    async (request) => {
       const record = await find(request);
-      if (!record) return send(reply, notFound);
+      if (!record) throw notFound();
       return {
         success: true,
         id: record.id,
@@ -179,7 +158,6 @@ export const agentRoutes: FastifyPluginAsync<AgentRouteOptions> = (app, options)
       };
     },
   );
-  return Promise.resolve();
 };
 
 /** The agent webhook as the sender takes it; checked as the other jobs' webhooks are. */

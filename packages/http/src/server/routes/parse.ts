@@ -4,61 +4,30 @@
  * streams when no size was announced, so memory stays bounded whatever the client sends.
  */
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  maxParseBytes,
-  parse,
-  toTrawlError,
-  type EngineContext,
-  type TrawlError,
-} from '@trawl/core';
-import { errorReply, refusal, type ErrorReply } from './errors.ts';
-import { jsonTextTooDeep, jsonValueTooDeep, maxJsonDepth } from './json-body.ts';
-import type { RequestRecords } from './records.ts';
-
-/** What the parse route needs from the server. */
-export interface ParseRouteContext {
-  records: RequestRecords;
-  /** Whether the team may spend credits now. */
-  mayCharge: (team: string) => Promise<boolean>;
-  /** Charges a finished parse. */
-  charge: (team: string, credits: number, jobId: string) => Promise<void>;
-  /** Runs work within the team's concurrency limit; resolves with how long it waited. */
-  runLimited: <T>(team: string, work: () => Promise<T>) => Promise<{ result: T; waitedMs: number }>;
-  outOfCredits: ErrorReply;
-  /** LibreOffice for legacy DOC, XLS and PPT (EngineConfig.sofficePath). */
-  sofficePath?: string | undefined;
-  /** The LLM of a parse's json or summary formats, and the meter that charges its tokens. */
-  llmContext?: (
-    team: string,
-    jobId: string,
-  ) => { context: Partial<EngineContext>; meter: { settle(): Promise<number> } };
-}
+import { maxParseBytes, parse, toTrawlError } from '@trawl/core';
+import { outOfCredits, Refusal } from '../errors.ts';
+import { jsonTextTooDeep, jsonValueTooDeep, maxJsonDepth } from '../json-body.ts';
+import type { RoutePlugin } from './index.ts';
 
 const megabytes = maxParseBytes / 1024 / 1024;
-const tooLarge = refusal(
-  400,
-  `Uploaded file exceeds maximum size of ${megabytes}MB.`,
-  'BAD_REQUEST',
-);
+const tooLarge = () =>
+  new Refusal('BAD_REQUEST', `Uploaded file exceeds maximum size of ${megabytes}MB.`);
 const invalidMultipart = (why: string) =>
-  refusal(400, `Invalid multipart form-data request: ${why}`, 'BAD_REQUEST');
+  new Refusal('BAD_REQUEST', `Invalid multipart form-data request: ${why}`);
 /** Largest `options` part, whether sent as a field or as a file. */
 const maxOptionsBytes = 1024 * 1024;
-const optionsTooLarge = invalidMultipart(
-  `the options part exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
-);
-const optionsTooDeep = invalidMultipart(
-  `the options part nests objects and arrays deeper than ${maxJsonDepth} levels`,
-);
+const optionsTooLarge = () =>
+  invalidMultipart(
+    `the options part exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
+  );
+const optionsTooDeep = () =>
+  invalidMultipart(`the options part nests objects and arrays deeper than ${maxJsonDepth} levels`);
 /** Room for the part headers and the options part around a file of the largest size. */
 const multipartOverhead = maxOptionsBytes;
 
-const send = (reply: FastifyReply, answer: ErrorReply): FastifyReply =>
-  reply.code(answer.status).send(answer.body);
-
 /** Registers POST /v2/parse in its own scope, so multipart bodies are accepted only there. */
-export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): void {
+export const parseRoutes: RoutePlugin = (app, server) => {
+  const { ledger, records, concurrency, config } = server;
   void app.register(async (scope) => {
     await scope.register(multipart, {
       // Two files: the upload, and `options` when a client attaches it as a file
@@ -76,18 +45,21 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
       '/v2/parse',
       {
         // Runs before the body is read: a too-large announced upload is never streamed in.
-        onRequest: async (request, reply) => {
+        onRequest: (request) => {
           const length = Number(request.headers['content-length']);
           if (Number.isFinite(length) && length > maxParseBytes + multipartOverhead) {
-            void reply.header('connection', 'close');
-            return send(reply, tooLarge);
+            const refusal = new Refusal('BAD_REQUEST', tooLarge().message, {
+              headers: { connection: 'close' },
+            });
+            return Promise.reject(refusal);
           }
           // (request.isMultipart() is only known once the body parser ran, after this hook.)
           if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? ''))
-            return send(reply, invalidMultipart('send multipart/form-data with a file part'));
+            return Promise.reject(invalidMultipart('send multipart/form-data with a file part'));
+          return Promise.resolve();
         },
       },
-      async (request, reply) => {
+      async (request) => {
         let optionsPart: OptionsPart = { value: undefined };
         let file: { bytes: Buffer; filename: string; mimetype: string } | undefined;
         try {
@@ -99,30 +71,27 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
           }
         } catch (error) {
           const code = (error as { code?: string }).code;
-          if (code === 'FST_REQ_FILE_TOO_LARGE') return send(reply, tooLarge);
+          if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
           // The upload plugin parses a part typed application/json itself, and refuses a
           // truncated one with the same error as broken JSON, so the message names both.
           if (code === 'FST_INVALID_JSON_FIELD_ERROR')
-            return send(
-              reply,
-              invalidMultipart(
-                `the options part is not valid JSON, or exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
-              ),
+            throw invalidMultipart(
+              `the options part is not valid JSON, or exceeds the maximum size of ${maxOptionsBytes / 1024 / 1024}MB`,
             );
-          return send(reply, invalidMultipart((error as Error).message));
+          throw invalidMultipart((error as Error).message);
         }
-        if (!file) return send(reply, invalidMultipart('the file part is missing'));
-        if ('refused' in optionsPart) return send(reply, optionsPart.refused);
+        if (!file) throw invalidMultipart('the file part is missing');
+        if ('refused' in optionsPart) throw optionsPart.refused;
         const options = optionsPart.value ?? {};
         if (typeof options !== 'object' || options === null || Array.isArray(options))
-          return send(reply, invalidMultipart('the options part must be a JSON object'));
-        if (!(await context.mayCharge(request.team))) return send(reply, context.outOfCredits);
+          throw invalidMultipart('the options part must be a JSON object');
+        if (!(await ledger.allows(request.team, ledger.cost('parse')))) throw outOfCredits();
 
-        const record = await context.records.start(request.team, 'parse', file.filename);
+        const record = await records.start(request.team, 'parse', file.filename);
         try {
-          const llm = context.llmContext?.(request.team, record.id);
-          const { result: data, waitedMs } = await context
-            .runLimited(request.team, () =>
+          const llm = server.metered(request.team, record.id);
+          const { result: data, waitedMs } = await concurrency
+            .run(request.team, () =>
               parse(
                 file.bytes,
                 {
@@ -133,10 +102,10 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
                     ? { contentType: file.mimetype }
                     : {}),
                 },
-                { ...llm?.context, sofficePath: context.sofficePath },
+                { ...llm.context, sofficePath: config.sofficePath },
               ),
             )
-            .finally(() => llm?.meter.settle());
+            .finally(() => llm.meter.settle());
           data.metadata.scrapeId = record.id;
           if (waitedMs > 0) {
             data.metadata.concurrencyLimited = true;
@@ -144,32 +113,35 @@ export function parseRoutes(app: FastifyInstance, context: ParseRouteContext): v
           }
           // A PDF costs a credit per page, as the hosted service charges; other files one.
           const credits = Math.max(1, Number(data.metadata.numPages ?? 1));
-          await context.records.finish(record.id, { status: 'completed', creditsUsed: credits });
-          await context.charge(request.team, credits, record.id);
+          await records.finish(record.id, { status: 'completed', creditsUsed: credits });
+          await ledger.debit(request.team, ledger.cost('parse', credits), {
+            endpoint: 'parse',
+            jobId: record.id,
+          });
           return { success: true, id: record.id, data };
         } catch (error) {
           const failure = toTrawlError(error);
-          await context.records.finish(record.id, {
+          await records.finish(record.id, {
             status: 'failed',
             creditsUsed: 0,
             error: `${failure.code}: ${failure.message}`,
           });
-          return send(reply, parseErrorReply(failure));
+          // The hosted service answers an unsupported file with 400, not 415.
+          if (failure.code === 'UNSUPPORTED_FILE_TYPE')
+            throw new Refusal(failure.code, failure.message, {
+              status: 400,
+              ...(failure.details ? { details: failure.details } : {}),
+              cause: failure,
+            });
+          throw failure;
         }
       },
     );
   });
-}
-
-/** The hosted service answers an unsupported file with 400, not 415. */
-function parseErrorReply(error: TrawlError): ErrorReply {
-  const answer = errorReply(error);
-  if (error.code === 'UNSUPPORTED_FILE_TYPE') return { ...answer, status: 400 };
-  return answer;
-}
+};
 
 /** The `options` part read: its JSON value (undefined when empty), or why it is refused. */
-type OptionsPart = { value: unknown } | { refused: ErrorReply };
+type OptionsPart = { value: unknown } | { refused: Refusal };
 
 /**
  * Reads the `options` part however it came: a text field (the SDK), a field typed
@@ -187,17 +159,17 @@ async function readOptionsPart(part: Multipart): Promise<OptionsPart> {
       size += chunk.length;
       if (size <= maxOptionsBytes) chunks.push(chunk);
     }
-    if (size > maxOptionsBytes) return { refused: optionsTooLarge };
+    if (size > maxOptionsBytes) return { refused: optionsTooLarge() };
     text = Buffer.concat(chunks).toString('utf8');
   } else if (part.valueTruncated) {
-    return { refused: optionsTooLarge };
+    return { refused: optionsTooLarge() };
   } else if (typeof part.value !== 'string') {
-    return jsonValueTooDeep(part.value) ? { refused: optionsTooDeep } : { value: part.value };
+    return jsonValueTooDeep(part.value) ? { refused: optionsTooDeep() } : { value: part.value };
   } else {
     text = part.value;
   }
   if (text.trim() === '') return { value: undefined };
-  if (jsonTextTooDeep(text)) return { refused: optionsTooDeep };
+  if (jsonTextTooDeep(text)) return { refused: optionsTooDeep() };
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {

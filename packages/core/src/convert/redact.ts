@@ -6,7 +6,7 @@
  */
 import { NotConfiguredError } from '../errors.ts';
 import { isTag, isText, type ParentNode } from './dom.ts';
-import type { PiiEntity, RedactPiiOptions } from './options.ts';
+import type { PiiEntity, RedactPiiOptions } from '../scrape/options.ts';
 
 interface Detector {
   entity: PiiEntity;

@@ -1,0 +1,219 @@
+/**
+ * Runs monitor checks in the background, `monitorConcurrency` at a time: starts a check (its
+ * record queued and made the monitor's current one), runs it when a slot is free, charges it,
+ * folds its outcome into the monitor and purges what retention no longer keeps. A process that
+ * stopped mid-check leaves it open; `closeInterrupted` fails it at the next start.
+ */
+import type { EngineConfig } from '../config.ts';
+import { toTrawlError } from '../errors.ts';
+import type { Fetcher } from '../interfaces/fetcher.ts';
+import type { LlmProvider } from '../interfaces/llm-provider.ts';
+import type { Notifier } from '../interfaces/notifier.ts';
+import type { SearchProvider } from '../interfaces/search-provider.ts';
+import type { KeyedQueue } from '../internal/keyed-queue.ts';
+import { Semaphore } from '../internal/semaphore.ts';
+import { Baselines } from './baselines.ts';
+import {
+  chargeCheck,
+  estimatedCreditsPerRun,
+  estimateMonthlyCredits,
+  type MonitorCredits,
+} from './billing.ts';
+import { runCheck } from './check.ts';
+import { failedCheck, queuedCheck } from './check-record.ts';
+import type { MonitorRecord, MonitorRecords } from './records.ts';
+import { purgeExpired } from './retention.ts';
+import type { Monitor, MonitorCheck } from './types.ts';
+
+/** What checks run with. */
+export interface CheckRunnerOptions {
+  records: MonitorRecords;
+  config: EngineConfig;
+  /** Work on one monitor's record, one at a time (shared with the facade's updates). */
+  queue: KeyedQueue;
+  notifiers: readonly Notifier[];
+  fetchers?: readonly Fetcher[] | undefined;
+  llm?: LlmProvider | undefined;
+  searchProviders?: readonly SearchProvider[] | undefined;
+  credits?: MonitorCredits | undefined;
+  /** The resource a check is run for (the record without what only the store needs). */
+  publicMonitor: (record: MonitorRecord) => Monitor;
+  warn: (message: string, error?: unknown) => void;
+}
+
+/** A check in progress in this process. */
+interface Running {
+  checkId: string;
+  abort: AbortController;
+  done: Promise<MonitorCheck>;
+}
+
+/** The checks of this process. */
+export class CheckRunner {
+  readonly #options: CheckRunnerOptions;
+  readonly #running = new Map<string, Running>();
+  readonly #slots: Semaphore;
+
+  constructor(options: CheckRunnerOptions) {
+    this.#options = options;
+    this.#slots = new Semaphore(options.config.monitorConcurrency);
+  }
+
+  /** The id of the monitor's check running in this process, if one is. */
+  runningCheckOf(monitorId: string): string | undefined {
+    return this.#running.get(monitorId)?.checkId;
+  }
+
+  /** The final record of the monitor's running check `checkId`, once it ends. */
+  done(monitorId: string, checkId: string): Promise<MonitorCheck> | undefined {
+    const running = this.#running.get(monitorId);
+    return running?.checkId === checkId ? running.done : undefined;
+  }
+
+  /**
+   * Creates a check record, marks it current, and runs it in the background; resolves with the
+   * queued record. Call inside the monitor's queue.
+   */
+  async start(
+    record: MonitorRecord,
+    trigger: MonitorCheck['trigger'],
+    scheduledFor: string | null,
+  ): Promise<MonitorCheck> {
+    const { records } = this.#options;
+    const check = queuedCheck(record, trigger, scheduledFor, {
+      estimatedCredits: estimatedCreditsPerRun(record),
+      billed: this.#options.credits !== undefined,
+    });
+    await records.putCheck(check);
+    record.currentCheckId = check.id;
+    record.updatedAt = check.createdAt;
+    await records.putMonitor(record);
+    const abort = new AbortController();
+    let resolveDone!: (check: MonitorCheck) => void;
+    const done = new Promise<MonitorCheck>((resolve) => (resolveDone = resolve));
+    this.#running.set(record.id, { checkId: check.id, abort, done });
+    void this.#execute(record.id, check, abort.signal).then(
+      (final) => {
+        this.#running.delete(record.id);
+        resolveDone(final);
+      },
+      (error: unknown) => {
+        this.#running.delete(record.id);
+        this.#options.warn(`check ${check.id} of monitor ${record.id} failed unexpectedly`, error);
+        resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
+      },
+    );
+    return check;
+  }
+
+  /** Stops the monitor's running check, if any; resolves once it has ended. */
+  async stop(monitorId: string): Promise<void> {
+    const running = this.#running.get(monitorId);
+    if (!running) return;
+    running.abort.abort();
+    await running.done.catch(() => undefined);
+  }
+
+  /** Stops every running check (they end `failed`); resolves once they have ended. */
+  async stopAll(): Promise<void> {
+    const running = [...this.#running.values()];
+    for (const check of running) check.abort.abort();
+    await Promise.allSettled(running.map((check) => check.done));
+  }
+
+  /** Resolves when no check of this process is running or queued. */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) {
+      await Promise.allSettled([...this.#running.values()].map((check) => check.done));
+    }
+  }
+
+  /** Fails the current check a crash left open (not running here), dropping what it staged. */
+  async closeInterrupted(record: MonitorRecord, now: Date): Promise<void> {
+    const { records } = this.#options;
+    if (!record.currentCheckId || this.#running.has(record.id)) return;
+    const check = await records.getCheck(record.id, record.currentCheckId);
+    if (!check || (check.status !== 'queued' && check.status !== 'running')) return;
+    await new Baselines(records).discard(record.id, check.id);
+    await records.putCheck(
+      failedCheck(check, 'The check was interrupted: the process stopped before it finished.', now),
+    );
+  }
+
+  /** Waits for a slot, runs the check, and folds its outcome into the monitor. */
+  async #execute(
+    monitorId: string,
+    queued: MonitorCheck,
+    signal: AbortSignal,
+  ): Promise<MonitorCheck> {
+    return this.#slots.run(async () => {
+      const { records, queue } = this.#options;
+      const record = await records.getMonitor(monitorId);
+      if (!record || signal.aborted) {
+        const stopped = failedCheck(queued, 'The check was stopped before it started.');
+        if (record) await records.putCheck(stopped);
+        return stopped;
+      }
+      const startedAt = new Date().toISOString();
+      const running: MonitorCheck = {
+        ...queued,
+        status: 'running',
+        startedAt,
+        updatedAt: startedAt,
+      };
+      await records.putCheck(running);
+      await queue.run(monitorId, async () => {
+        const current = await records.getMonitor(monitorId);
+        if (!current) return;
+        current.lastRunAt = startedAt;
+        await records.putMonitor(current);
+      });
+      let run;
+      try {
+        run = await runCheck(
+          this.#checkContext(signal),
+          this.#options.publicMonitor(record),
+          running,
+          (next) => records.putCheck(next),
+        );
+      } catch (error) {
+        await new Baselines(records).discard(monitorId, running.id);
+        const failed = failedCheck(running, toTrawlError(error).message);
+        await records.putCheck(failed);
+        return failed;
+      }
+      const final = await chargeCheck(
+        this.#options.credits,
+        record.team,
+        run.check,
+        this.#options.warn,
+      );
+      if (final !== run.check) await records.putCheck(final);
+      await queue.run(monitorId, async () => {
+        const current = await records.getMonitor(monitorId);
+        if (!current) return;
+        current.lastCheckSummary = final.summary;
+        current.pagesSeen = { ...current.pagesSeen, ...Object.fromEntries(run.pagesSeen) };
+        current.estimatedCreditsPerMonth = estimateMonthlyCredits(current, this.#options.credits);
+        current.updatedAt = new Date().toISOString();
+        await records.putMonitor(current);
+        await purgeExpired(records, current, new Date());
+      });
+      return final;
+    });
+  }
+
+  #checkContext(signal: AbortSignal) {
+    const { records, config, fetchers, llm, searchProviders, notifiers, warn } = this.#options;
+    return {
+      records,
+      config,
+      ...(fetchers ? { fetchers } : {}),
+      ...(llm ? { llm } : {}),
+      ...(searchProviders ? { searchProviders } : {}),
+      notifiers,
+      signal,
+      warn: (message: string) => warn(message),
+    };
+  }
+}

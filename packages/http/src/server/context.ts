@@ -1,0 +1,129 @@
+/**
+ * What one server is built from, made once: the store and settings it was given, and the
+ * services the routes share (credits ledger, request records, crawl and batch jobs, webhooks,
+ * token book, limits). Every route plugin gets this one object.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { EngineConfig, EngineContext, LlmProvider, SearchProvider, Store } from '@trawl/core';
+import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core/server';
+import type { ApiKeys } from './auth.ts';
+import { JobRegistry } from './jobs.ts';
+import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
+import { TokenUsageBook, type TokenMeter } from './llm-usage.ts';
+import type { MonitorServerSettings } from './monitor-settings.ts';
+import { RequestRecords } from './records.ts';
+import { WebhookSender, type WebhookSettings } from './webhooks.ts';
+
+/** What the server is built from. */
+export interface ServerOptions {
+  store: Store;
+  config: EngineConfig;
+  keys: ApiKeys;
+  logLevel?: string;
+  /** Webhook delivery: signing secret, retries. */
+  webhooks?: WebhookSettings;
+  /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
+  monitors?: MonitorServerSettings;
+  /** Per-team limits; each off when 0 or unset. */
+  limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
+  /** Credits per kind of work (each 1 when unset); the ledger is kept even without teamCredits. */
+  creditPrices?: CreditLedgerOptions['prices'];
+  /** Feedback refund caps, window and opted-out teams. */
+  feedback?: FeedbackSettings;
+  /** The model of the LLM formats; the monitors' model when unset (issue 18). */
+  llm?: LlmProvider;
+  /** LLM tokens a team may use per UTC day; unset: no cap. */
+  llmDailyTokens?: number;
+  /** Web search providers (SearXNG); without one, /v2/search answers from the built-in index. */
+  searchProviders?: readonly SearchProvider[];
+}
+
+/** An LLM context for one request's work, and the meter that charges its tokens. */
+export interface MeteredLlm {
+  context: Partial<EngineContext>;
+  meter: { settle(): Promise<number> };
+}
+
+/** The services of one server, shared by its route plugins. */
+export interface ServerContext {
+  options: ServerOptions;
+  store: Store;
+  config: EngineConfig;
+  keys: ApiKeys;
+  /** The model of the LLM formats, prompts and extract; undefined when none is configured. */
+  llm: LlmProvider | undefined;
+  ledger: CreditLedger;
+  records: RequestRecords;
+  webhooks: WebhookSender;
+  jobs: JobRegistry;
+  tokens: TokenUsageBook;
+  rate: RateLimiter;
+  concurrency: TeamConcurrency;
+  idempotency: IdempotencyKeys;
+  limits: NonNullable<ServerOptions['limits']>;
+  searchProviders: readonly SearchProvider[];
+  /** `http(s)://host` of a request, for the absolute URLs answers carry. */
+  base(request: FastifyRequest): string;
+  /** The LLM context of a request's work (`id` names it in the token book). */
+  metered(team: string, id: string): MeteredLlm;
+}
+
+/** Builds the services of a server from its options. */
+export function serverContext(options: ServerOptions): ServerContext {
+  const { store, config } = options;
+  const teamCredits = options.limits?.teamCredits;
+  const ledger = new CreditLedger(store, {
+    ...(teamCredits === undefined ? {} : { perTeam: teamCredits }),
+    ...(options.creditPrices ? { prices: options.creditPrices } : {}),
+  });
+  const webhooks = new WebhookSender(store, {
+    allowPrivateTargets: config.allowPrivateAddresses,
+    ...options.webhooks,
+  });
+  const llm = options.llm ?? options.monitors?.llm;
+  const tokens = new TokenUsageBook(store, ledger, options.llmDailyTokens);
+  const records = new RequestRecords(store);
+  // Token meters of running jobs, settled (charged) when the job ends.
+  const jobMeters = new Map<string, TokenMeter>();
+  const jobs = new JobRegistry(store, config, {
+    engineContext: (team, jobId) => {
+      if (!llm) return {};
+      const meter = jobMeters.get(jobId) ?? tokens.meter(team, jobId);
+      jobMeters.set(jobId, meter);
+      return { llm, onLlmUsage: meter.onLlmUsage };
+    },
+    // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
+    onFinished: async (owner, summary) => {
+      await jobMeters.get(owner.id)?.settle();
+      jobMeters.delete(owner.id);
+      const endpoint = owner.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+      const cost = ledger.cost(endpoint, summary.progress.scraped);
+      await ledger.debit(owner.team, cost, { endpoint, jobId: owner.id });
+      await records.finish(owner.id, {
+        status: summary.status,
+        creditsUsed: cost,
+        ...(summary.error ? { error: summary.error } : {}),
+      });
+    },
+    webhooks,
+  });
+  return {
+    options,
+    store,
+    config,
+    keys: options.keys,
+    llm,
+    ledger,
+    records,
+    webhooks,
+    jobs,
+    tokens,
+    rate: new RateLimiter(options.limits?.ratePerMinute ?? 0),
+    concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0),
+    idempotency: new IdempotencyKeys(store),
+    limits: options.limits ?? {},
+    searchProviders: options.searchProviders ?? [],
+    base: (request) => `${request.protocol}://${request.host}`,
+    metered: (team, id) => tokens.metered(llm, team, id),
+  };
+}

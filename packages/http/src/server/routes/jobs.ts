@@ -1,0 +1,155 @@
+/**
+ * Crawls and batch scrapes: `POST /v2/crawl` and `POST /v2/batch/scrape` start a job (the body
+ * parsed once, the options capped to the credits left), and under `/v2/crawl/{id}` and
+ * `/v2/batch/scrape/{id}` the job's status (also as a WebSocket: the SDK's watcher), cancel,
+ * webhook deliveries and errors. Jobs are the team's own: another team's id is not found.
+ */
+import type { FastifyRequest } from 'fastify';
+import { crawlOptionsSchema, type JobKind } from '@trawl/core';
+import { checkCrawlLimit, reviseResolved } from '@trawl/core/server';
+import { applyCrawlPrompt, promptOptionsNamespace } from '../crawl-prompt.ts';
+import { outOfCredits, Refusal } from '../errors.ts';
+import { jobResultsRetentionMs } from '../jobs.ts';
+import { batchScrapeRequest, crawlRequest } from '../requests.ts';
+import { refuseOverTokenCap } from '../token-cap.ts';
+import { webhookConfigOf } from '../webhooks.ts';
+import { pageNumber, statusBody, statusPageSize, watch } from './job-status.ts';
+import type { RoutePlugin } from './index.ts';
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// The hosted service names no code in these answers.
+const jobNotFound = () => new Refusal('NOT_FOUND', 'Job not found', { showCode: false });
+const keyAlreadyUsed = () =>
+  new Refusal('CONFLICT', 'Idempotency key already used', { showCode: false });
+
+const label = (kind: JobKind) => (kind === 'crawl' ? 'Crawl' : 'Batch scrape');
+
+/** The `x-idempotency-key` header of a request, if any. */
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-idempotency-key'];
+  return (Array.isArray(header) ? header[0] : header) || undefined;
+}
+
+export const jobRoutes: RoutePlugin = (app, server) => {
+  const { store, config, jobs, ledger, records, idempotency, webhooks } = server;
+
+  app.post('/v2/crawl', async (request) => {
+    const { fields, options, given } = crawlRequest.parse(request.body);
+    await refuseOverTokenCap(server, request);
+    // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
+    checkCrawlLimit(options.limit, config.maxCrawlLimit);
+    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
+    const remaining = await ledger.remaining(request.team);
+    const pagePrice = ledger.cost('crawl');
+    if (remaining !== undefined && remaining < Math.max(pagePrice, 1)) throw outOfCredits();
+    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request)))) throw keyAlreadyUsed();
+    // A prompt becomes options first (issue 18); explicit options win.
+    const prompted = await applyCrawlPrompt(
+      fields.url,
+      options,
+      given,
+      server.metered(request.team, crypto.randomUUID()),
+    );
+    // No crawl may spend more than the team has left.
+    const crawlOptions =
+      remaining !== undefined && pagePrice > 0
+        ? reviseResolved(crawlOptionsSchema, prompted.options, {
+            limit: Math.min(prompted.options.limit, Math.floor(remaining / pagePrice)),
+          })
+        : prompted.options;
+    const job = await jobs.startCrawl(request.team, fields.url, crawlOptions, webhook);
+    if (prompted.promptOptions)
+      await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
+        ttlMs: jobResultsRetentionMs,
+      });
+    await records.start(request.team, 'crawl', fields.url, job.id);
+    return { success: true, id: job.id, url: `${server.base(request)}/v2/crawl/${job.id}` };
+  });
+
+  app.post('/v2/batch/scrape', async (request) => {
+    const { fields, options } = batchScrapeRequest.parse(request.body);
+    await refuseOverTokenCap(server, request);
+    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
+    if (!(await ledger.allows(request.team, ledger.cost('batch_scrape')))) throw outOfCredits();
+    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request)))) throw keyAlreadyUsed();
+    if (fields.appendToId !== undefined)
+      throw new Refusal('BAD_REQUEST', 'appendToId is not supported by this server yet');
+    const job = await jobs.startBatch(request.team, fields.urls, options, webhook);
+    await records.start(request.team, 'batch_scrape', job.url, job.id);
+    return {
+      success: true,
+      id: job.id,
+      url: `${server.base(request)}/v2/batch/scrape/${job.id}`,
+      invalidURLs: job.invalidURLs,
+    };
+  });
+
+  const activeCrawls = async (request: FastifyRequest) => ({
+    success: true,
+    crawls: (await jobs.active(request.team)).map((owner) => ({
+      id: owner.id,
+      teamId: owner.team,
+      url: owner.url,
+      created_at: owner.createdAt,
+      options: owner.options,
+    })),
+  });
+  app.get('/v2/crawl/active', activeCrawls);
+  app.get('/v2/crawl/ongoing', activeCrawls);
+
+  for (const [kind, prefix] of [
+    ['crawl', '/v2/crawl'],
+    ['batch', '/v2/batch/scrape'],
+  ] as const) {
+    const find = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const { id } = request.params;
+      if (!uuidPattern.test(id)) return undefined;
+      return jobs.get(request.team, id, kind);
+    };
+    const mustFind = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+      const found = await find(request);
+      if (!found) throw jobNotFound();
+      return found;
+    };
+
+    app.route<{ Params: { id: string }; Querystring: { skip?: string; limit?: string } }>({
+      method: 'GET',
+      url: `${prefix}/:id`,
+      handler: async (request) => {
+        const found = await mustFind(request);
+        const skip = pageNumber(request.query.skip, 'skip', 0);
+        const limit = Math.min(pageNumber(request.query.limit, 'limit', statusPageSize), 1000);
+        const collection = `${server.base(request)}${prefix}`;
+        const status = await statusBody(found.job, found.owner, skip, limit, collection);
+        const promptOptions =
+          kind === 'crawl' ? await store.get(promptOptionsNamespace, found.job.id) : undefined;
+        return promptOptions ? { ...status, promptOptions } : status;
+      },
+      // The SDK's watcher(): the same path as a WebSocket.
+      wsHandler: (socket, request) => {
+        void watch(socket, () => find(request), `${server.base(request)}${prefix}`);
+      },
+    });
+
+    app.delete<{ Params: { id: string } }>(`${prefix}/:id`, async (request) => {
+      const { job } = await mustFind(request);
+      if (job.status === 'completed' || job.status === 'failed')
+        throw new Refusal('CONFLICT', `${label(kind)} is already ${job.status}`, {
+          showCode: false,
+        });
+      await job.cancel();
+      return { success: true, status: 'cancelled' };
+    });
+
+    app.get<{ Params: { id: string } }>(`${prefix}/:id/webhooks`, async (request) => {
+      const { job } = await mustFind(request);
+      return { success: true, deliveries: await webhooks.log(job.id) };
+    });
+
+    app.get<{ Params: { id: string } }>(`${prefix}/:id/errors`, async (request) => {
+      const { job } = await mustFind(request);
+      return { success: true, ...(await job.errors()) };
+    });
+  }
+};
