@@ -4,6 +4,7 @@
  */
 import { EmailNotifier, OpenAiLlmProvider } from '@trawl/adapters';
 import { ValidationError, type LlmProvider, type Notifier } from '@trawl/core';
+import type { ServerSettings } from '../config.ts';
 
 /** Monitor settings of the server. */
 export interface MonitorServerSettings {
@@ -13,16 +14,14 @@ export interface MonitorServerSettings {
   notifiers?: readonly Notifier[];
 }
 
-/** The server settings monitors are built from (`TRAWL_SMTP_*`, `TRAWL_LLM_*`). */
-export interface MonitorConfig {
-  smtpUrl?: string;
-  smtpFrom?: string;
-  llmBaseUrl?: string;
-  llmModel?: string;
-  llmApiKey?: string;
-  /** How tools are offered to the model (the agent): native, JSON actions, or auto. */
-  llmToolCalls?: 'auto' | 'native' | 'json-action';
-}
+/**
+ * The server settings monitors are built from (`TRAWL_SMTP_*`, `TRAWL_LLM_*`); `llmToolCalls`
+ * says how tools are offered to the model (the agent): native, JSON actions, or auto.
+ */
+export type MonitorConfig = Pick<
+  ServerSettings,
+  'smtpUrl' | 'smtpFrom' | 'llmBaseUrl' | 'llmModel' | 'llmApiKey' | 'llmToolCalls'
+>;
 
 /**
  * The e-mail notifier and the LLM of the server's settings: e-mail when an SMTP URL is set, an
