@@ -17,7 +17,14 @@ import type {
   TableCell,
   TableRow,
 } from 'mdast';
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import {
+  headingTagNames,
+  isTag,
+  isText,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from './dom.ts';
 import { codeBlockOf } from './mdast-code.ts';
 import { collapse, normaliseInline, textOf } from './mdast-whitespace.ts';
 
@@ -424,12 +431,7 @@ const structuralTags = new Set([
   'ul',
   'ol',
   'pre',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...headingTagNames,
   'blockquote',
   'dl',
 ]);

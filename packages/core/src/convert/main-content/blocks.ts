@@ -4,8 +4,15 @@
  * whole, or a run of loose text and inline elements between two blocks. The paragraph classifier
  * (paragraphs.ts) judges these.
  */
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
-import { headingTags } from './tree.ts';
+import {
+  headingTagNames,
+  headingTags,
+  isTag,
+  isText,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from '../dom.ts';
 
 /** One text block of the content. */
 export interface TextBlock {
@@ -41,12 +48,7 @@ const blockTags = new Set([
   'figure',
   'footer',
   'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...headingTagNames,
   'header',
   'hr',
   'li',

@@ -4,6 +4,7 @@
  */
 import {
   collapsedText,
+  headingTags,
   idAndClass,
   isTag,
   isText,
@@ -14,7 +15,7 @@ import {
 import { isPhotoCredit } from './credits.ts';
 import { furnitureNames, isFurnitureName } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
-import { contains, headingTags, removeWhere, type Verdict } from './tree.ts';
+import { contains, removeWhere, type Verdict } from './tree.ts';
 
 // Elements that are furniture by their tag or ARIA role, wherever they stand.
 export const boilerplateTags = new Set(['nav', 'aside', 'menu', 'form']);

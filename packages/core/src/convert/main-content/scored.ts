@@ -5,7 +5,15 @@
  * siblings that read like more of the same text. This is the idea behind Readability's scoring,
  * written here for the domhandler tree and the statistics we already have.
  */
-import { idAndClass, isTag, isText, walkElements, type AnyNode, type Element } from '../dom.ts';
+import {
+  headingTagNames,
+  idAndClass,
+  isTag,
+  isText,
+  walkElements,
+  type AnyNode,
+  type Element,
+} from '../dom.ts';
 import type { ParentNode } from '../dom.ts';
 import type { TextStats } from './stats.ts';
 
@@ -51,12 +59,7 @@ const blockTags = new Set([
   'dl',
   'pre',
   'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...headingTagNames,
   'header',
   'footer',
   'main',

@@ -2,7 +2,14 @@
  * Tree helpers of main-content extraction: containment, removal passes, the main heading.
  */
 import { Element as DomElement, Text as DomText } from 'domhandler';
-import { detach, walkElements, type AnyNode, type Element, type ParentNode } from '../dom.ts';
+import {
+  detach,
+  headingTags,
+  walkElements,
+  type AnyNode,
+  type Element,
+  type ParentNode,
+} from '../dom.ts';
 
 export function contains(ancestor: ParentNode, node: AnyNode): boolean {
   for (let current: ParentNode | null = node.parent; current; current = current.parent) {
@@ -25,8 +32,6 @@ export function removeWhere(root: ParentNode, judge: (element: Element) => Verdi
   // Detached after the walk, so the walk never sees a tree that changes under it.
   for (const element of doomed) detach(element);
 }
-
-export const headingTags = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Cards of a listing carry a heading per item; a menu has none, a link list one title at most. */
 export function countHeadings(element: Element): number {
