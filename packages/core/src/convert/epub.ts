@@ -22,6 +22,7 @@ import {
   openPackage,
   readXmlPart,
 } from './ooxml.ts';
+import { pictureDataUri } from './package-pictures.ts';
 
 const documentTypes = new Set(['application/xhtml+xml', 'text/html']);
 
@@ -76,15 +77,6 @@ function resolvePath(folder: string, reference: string): string {
   return posix.normalize(posix.join(folder, decoded)).replace(/^\.\//, '');
 }
 
-const imageTypes: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-};
-
 /** One spine document's body as a section, its pictures inlined and its own links made local. */
 async function chapterHtml(zip: JSZip, path: string, xhtml: string): Promise<string> {
   // recognizeSelfClosing: XHTML writes <a id="x"/>, which HTML parsing would leave open.
@@ -108,9 +100,8 @@ async function rewriteReference(zip: JSZip, folder: string, element: Element): P
     const value = key ? element.attribs[key] : undefined;
     if (!key || !value || isExternal(value)) return;
     const target = resolvePath(folder, value);
-    const type = imageTypes[posix.extname(target).slice(1).toLowerCase()];
-    const file = zip.file(target);
-    if (type && file) element.attribs[key] = `data:${type};base64,${await file.async('base64')}`;
+    const picture = await pictureDataUri(zip, target);
+    if (picture) element.attribs[key] = picture;
     else delete element.attribs[key];
     return;
   }

@@ -16,7 +16,6 @@
  */
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 import type JSZip from 'jszip';
-import { posix } from 'node:path';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import { escapeHtml } from '../internal/html.ts';
 import {
@@ -30,6 +29,7 @@ import {
   readXmlPart,
   type ListItem,
 } from './ooxml.ts';
+import { pictureDataUri } from './package-pictures.ts';
 import { sheetHtml } from './odf-sheet.ts';
 
 /** What the walkers need from the package. */
@@ -104,22 +104,13 @@ export async function odfHtml(bytes: Uint8Array): Promise<string> {
   return `<html><head>${titleText ? `<title>${escapeHtml(titleText)}</title>` : ''}</head><body>${html}</body></html>`;
 }
 
-const pictureTypes: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-};
-
 /** The pictures under Pictures/ as data URIs (inline, as for Word and PowerPoint files). */
 async function pictureData(zip: JSZip): Promise<Map<string, string>> {
   const pictures = new Map<string, string>();
   for (const file of Object.values(zip.files)) {
-    const type = pictureTypes[posix.extname(file.name).slice(1).toLowerCase()];
-    if (file.dir || !type || !file.name.startsWith('Pictures/')) continue;
-    pictures.set(file.name, `data:${type};base64,${await file.async('base64')}`);
+    if (file.dir || !file.name.startsWith('Pictures/')) continue;
+    const picture = await pictureDataUri(zip, file.name);
+    if (picture) pictures.set(file.name, picture);
   }
   return pictures;
 }

@@ -12,7 +12,6 @@
  */
 import type { Element } from 'domhandler';
 import type JSZip from 'jszip';
-import { posix } from 'node:path';
 import { ValidationError } from '../errors.ts';
 import { escapeHtml } from '../internal/html.ts';
 import {
@@ -28,6 +27,7 @@ import {
   type ListItem,
   type Relationship,
 } from './ooxml.ts';
+import { pictureDataUri, webPictureTypes } from './package-pictures.ts';
 
 const titleTypes = new Set(['title', 'ctrTitle']);
 /** Placeholders that repeat on every slide, like a page's running header and footer. */
@@ -391,14 +391,10 @@ function tableHtml(table: Element, context: SlideContext): string {
   return `<table><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
 }
 
-const imageTypes: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
+// PowerPoint files carry BMP and TIFF pictures too.
+const slidePictureTypes: Readonly<Record<string, string>> = {
+  ...webPictureTypes,
   bmp: 'image/bmp',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
   tif: 'image/tiff',
   tiff: 'image/tiff',
 };
@@ -415,9 +411,8 @@ async function pictureData(
   const pictures = new Map<string, string>();
   for (const [id, relationship] of relationships) {
     if (relationship.type !== 'image' || relationship.external) continue;
-    const type = imageTypes[posix.extname(relationship.target).slice(1).toLowerCase()];
-    const file = zip.file(relationship.target);
-    if (type && file) pictures.set(id, `data:${type};base64,${await file.async('base64')}`);
+    const picture = await pictureDataUri(zip, relationship.target, slidePictureTypes);
+    if (picture) pictures.set(id, picture);
   }
   return pictures;
 }
