@@ -85,7 +85,13 @@ export { eventMatches } from './defaults/webhook-notifier.ts';
 export type { WebhookConfig, WebhookPayload } from './defaults/webhook-notifier.ts';
 
 // Engine parts shared with the adapters and the server's tools.
-export { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from './search/index-query.ts';
+export {
+  indexFilterClauses,
+  indexHitOf,
+  mergeWordPasses,
+  wantsAnyWordPass,
+} from './search/index-query.ts';
+export type { IndexHitRow } from './search/index-query.ts';
 export {
   normaliseContent,
   comparableContent,

@@ -15,7 +15,13 @@ import {
   type IndexStats,
   type SearchIndex,
 } from '@trawl/core';
-import { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from '@trawl/core/server';
+import {
+  indexFilterClauses,
+  indexHitOf,
+  mergeWordPasses,
+  wantsAnyWordPass,
+  type IndexHitRow,
+} from '@trawl/core/server';
 
 /** Runs one statement against the store's pool; failures are STORE_UNAVAILABLE already. */
 export type RunQuery = <R extends QueryResultRow>(
@@ -88,15 +94,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const params: unknown[] = [tsquery];
     const param = (value: unknown) => `$${params.push(value)}`;
     const where = ['tsv @@ q', ...indexFilterClauses(query, param)];
-    const rows = await this.#run<{
-      url: string;
-      title: string;
-      description: string;
-      snippet: string;
-      language: string;
-      fetched_at: string;
-      score: number;
-    }>(
+    const rows = await this.#run<IndexHitRow & { score: number }>(
       'search the index',
       `SELECT url, title, description, language, fetched_at,
          ts_headline('simple', body, q, '${headline}') AS snippet, score
@@ -109,15 +107,7 @@ export class PostgresSearchIndex implements SearchIndex {
        ORDER BY score DESC, url`,
       params,
     );
-    return rows.map((row) => ({
-      url: row.url,
-      title: row.title,
-      description: row.description,
-      snippet: row.snippet,
-      language: row.language,
-      fetchedAt: Number(row.fetched_at),
-      score: row.score,
-    }));
+    return rows.map((row) => indexHitOf(row, row.score));
   }
 
   async stats(): Promise<IndexStats> {

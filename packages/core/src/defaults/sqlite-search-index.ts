@@ -12,7 +12,13 @@ import type {
   IndexStats,
   SearchIndex,
 } from '../interfaces/search-index.ts';
-import { indexFilterClauses, mergeWordPasses, wantsAnyWordPass } from '../search/index-query.ts';
+import {
+  indexFilterClauses,
+  indexHitOf,
+  mergeWordPasses,
+  wantsAnyWordPass,
+  type IndexHitRow,
+} from '../search/index-query.ts';
 
 /** BM25 weights of the FTS columns: title, description, headings, body. */
 const weights = [10, 3, 5, 1] as const;
@@ -177,25 +183,9 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   #hits(sql: string, parameters: (string | number)[]): IndexHit[] {
-    const rows = this.#db.prepare(sql).all(...parameters) as {
-      url: string;
-      language: string;
-      fetched_at: number;
-      title: string;
-      description: string;
-      snippet: string;
-      rank: number;
-    }[];
-    return rows.map((row) => ({
-      url: row.url,
-      title: row.title,
-      description: row.description,
-      snippet: row.snippet,
-      language: row.language,
-      fetchedAt: row.fetched_at,
-      // bm25() is lower for better matches.
-      score: -row.rank,
-    }));
+    const rows = this.#db.prepare(sql).all(...parameters) as (IndexHitRow & { rank: number })[];
+    // bm25() is lower for better matches.
+    return rows.map((row) => indexHitOf(row, -row.rank));
   }
 
   stats(): Promise<IndexStats> {

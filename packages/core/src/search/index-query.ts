@@ -1,7 +1,7 @@
 /**
  * What the SQL search indexes (SQLite's built-in one, PostgreSQL's in the adapters) share of a
  * query: the filter clauses, which are the same SQL in both, and the two passes of a query
- * (pages holding every word, then pages holding any word).
+ * (pages holding every word, then pages holding any word), and the hit a result row becomes.
  */
 import type { IndexHit, IndexQuery } from '../interfaces/search-index.ts';
 
@@ -48,4 +48,31 @@ export function mergeWordPasses(
 ): IndexHit[] {
   const seen = new Set(all.map((hit) => hit.url));
   return [...all, ...any.filter((hit) => !seen.has(hit.url))].slice(0, query.limit);
+}
+
+/**
+ * A row of a hit query: the documents' columns as the index stores them, and the snippet. A type,
+ * not an interface, so a driver's untyped row (`Record<string, …>`) can be asserted to it.
+ */
+export type IndexHitRow = {
+  url: string;
+  title: string;
+  description: string;
+  snippet: string;
+  language: string;
+  /** ms since the epoch; node-postgres returns a bigint column as a string. */
+  fetched_at: number | string;
+};
+
+/** The hit a row stands for, given its score (higher is better). */
+export function indexHitOf(row: IndexHitRow, score: number): IndexHit {
+  return {
+    url: row.url,
+    title: row.title,
+    description: row.description,
+    snippet: row.snippet,
+    language: row.language,
+    fetchedAt: Number(row.fetched_at),
+    score,
+  };
 }
