@@ -27,16 +27,9 @@ export const contains = (outer: Box, x: number, y: number, slack = 1) =>
   y >= outer.top - slack &&
   y <= outer.bottom + slack;
 
-/** Text fragments on one baseline, left to right. */
-export interface Line {
+/** Text fragments on one baseline, left to right; placed as a word is. */
+export interface Line extends Word {
   fragments: Fragment[];
-  text: string;
-  left: number;
-  right: number;
-  /** Baseline, top-down. */
-  y: number;
-  size: number;
-  bold: boolean;
 }
 
 /** Groups fragments sharing a baseline into lines, top to bottom. */
@@ -119,10 +112,12 @@ function relativeWidth(char: string): number {
   return 0.52;
 }
 
+/** Text placed on the page: its horizontal extent and its baseline. */
 export interface Word {
   text: string;
   left: number;
   right: number;
+  /** Baseline, top-down. */
   y: number;
   size: number;
   bold: boolean;
