@@ -19,8 +19,7 @@ import { removeElement } from 'domutils';
 export type { AnyNode, Document as HtmlDocument, Element, ParentNode };
 export { isTag, isText };
 
-export const headingTagNames = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
-export const headingTags: ReadonlySet<string> = new Set(headingTagNames);
+export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded). */
 export function parseHtml(html: string): Document {

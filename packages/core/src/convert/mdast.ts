@@ -17,14 +17,7 @@ import type {
   TableCell,
   TableRow,
 } from 'mdast';
-import {
-  headingTagNames,
-  isTag,
-  isText,
-  type AnyNode,
-  type Element,
-  type ParentNode,
-} from './dom.ts';
+import { headingTags, isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { codeBlockOf } from './mdast-code.ts';
 import { collapse, normaliseInline, textOf } from './mdast-whitespace.ts';
 
@@ -426,15 +419,7 @@ function collectRows(table: Element): Element[][] {
   return rows.filter((row) => row.length > 0);
 }
 
-const structuralTags = new Set([
-  'table',
-  'ul',
-  'ol',
-  'pre',
-  ...headingTagNames,
-  'blockquote',
-  'dl',
-]);
+const structuralTags = new Set(['table', 'ul', 'ol', 'pre', ...headingTags, 'blockquote', 'dl']);
 
 function hasStructuralContent(element: Element): boolean {
   for (const child of element.children) {

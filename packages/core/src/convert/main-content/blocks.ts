@@ -4,15 +4,7 @@
  * whole, or a run of loose text and inline elements between two blocks. The paragraph classifier
  * (paragraphs.ts) judges these.
  */
-import {
-  headingTagNames,
-  headingTags,
-  isTag,
-  isText,
-  type AnyNode,
-  type Element,
-  type ParentNode,
-} from '../dom.ts';
+import { headingTags, isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
 
 /** One text block of the content. */
 export interface TextBlock {
@@ -48,7 +40,7 @@ const blockTags = new Set([
   'figure',
   'footer',
   'form',
-  ...headingTagNames,
+  ...headingTags,
   'header',
   'hr',
   'li',

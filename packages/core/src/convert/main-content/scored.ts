@@ -6,7 +6,7 @@
  * written here for the domhandler tree and the statistics we already have.
  */
 import {
-  headingTagNames,
+  headingTags,
   idAndClass,
   isTag,
   isText,
@@ -59,7 +59,7 @@ const blockTags = new Set([
   'dl',
   'pre',
   'blockquote',
-  ...headingTagNames,
+  ...headingTags,
   'header',
   'footer',
   'main',
