@@ -110,6 +110,9 @@ describe.skipIf(chromiumMissing)('BrowserPool shutdown', () => {
       await pool.withPage({}, async ({ page }) => page.setContent('<p>idle soon</p>'));
       expect(pool.stats.browsers).toBe(1);
       await eventually(() => pool.stats.browsers === 0, 10_000);
+      // The pool counts a browser gone at its pipe's 'disconnected'; the process itself ends a
+      // moment later (on a loaded machine, after the count): wait for it, bounded.
+      await eventually(() => poolBrowserPid(pool.id) === undefined, 10_000);
       expect(poolBrowserPid(pool.id)).toBeUndefined();
     } finally {
       await pool.close();
