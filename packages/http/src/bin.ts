@@ -1,5 +1,5 @@
 /** Process entry of the `trawl` command. */
-import { closeBrowsers } from '@trawl/core';
+import { closeBrowsers, closeWorkerPools } from '@trawl/core';
 import { runCli } from './cli/index.ts';
 import { userDirectory } from './cli/cwd.ts';
 
@@ -19,8 +19,9 @@ const exitCode = await runCli(process.argv.slice(2), {
   signal: interrupt.signal,
   stderrIsTTY: process.stderr.isTTY,
 });
-// A command that rendered pages would otherwise wait for Chromium's idle timeout to exit.
-await closeBrowsers();
+// A command that rendered pages would otherwise wait for Chromium's idle timeout to exit; the
+// conversion threads hold no process open, but their memory goes back at once.
+await Promise.all([closeBrowsers(), closeWorkerPools()]);
 // An interrupted crawl leaves pages in flight; its store already holds everything it needs to
 // resume, so do not wait for them. (Node writes stdout and stderr synchronously to files, and on
 // Linux to pipes and terminals too, so nothing already written is lost.)

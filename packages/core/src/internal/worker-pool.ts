@@ -3,7 +3,7 @@
  * a deadline and a heap limit: past the deadline its worker is terminated (synchronous work in a
  * reader library cannot be interrupted any other way), and a worker that runs out of its heap
  * dies alone instead of taking the process with it. Idle workers do not keep the process alive,
- * and `closeWorkerPools()` ends them all (the server calls it when it closes).
+ * and `closeWorkerPools()` ends them all (the `trawl` command calls it before it exits).
  *
  * Errors cross the thread boundary as plain data (structured clone keeps no class), so a worker
  * module returns `WorkerOutcome` and the caller gets its TrawlError back with its code.
