@@ -26,6 +26,25 @@ export const configRows = [
     description: 'Folder of the embedded SQLite store (page cache, jobs).',
   },
   {
+    key: 'store',
+    env: 'TRAWL_STORE',
+    schema: z.enum(['sqlite', 'postgres', 'redis']).default('sqlite'),
+    description:
+      'Where jobs, the page cache, monitors and keys live: `sqlite` (a file in the data folder), `postgres` (`TRAWL_DATABASE_URL`) or `redis` (`TRAWL_REDIS_URL`). Processes that share a `postgres` or `redis` store share their jobs.',
+  },
+  {
+    key: 'databaseUrl',
+    env: 'TRAWL_DATABASE_URL',
+    schema: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    description: 'PostgreSQL connection URL of `TRAWL_STORE=postgres`.',
+  },
+  {
+    key: 'redisUrl',
+    env: 'TRAWL_REDIS_URL',
+    schema: z.url({ protocol: /^rediss?$/ }).optional(),
+    description: 'Redis URL of `TRAWL_STORE=redis`.',
+  },
+  {
     key: 'proxyUrl',
     env: 'TRAWL_PROXY_URL',
     schema: z.url({ protocol: /^https?$/ }).optional(),
@@ -367,9 +386,20 @@ export interface ServerSettings {
   searxngUrl?: string;
 }
 
+/** Where the store lives; `openStore` (cli/store.ts) opens it. */
+export interface StorageSettings {
+  store: 'sqlite' | 'postgres' | 'redis';
+  databaseUrl?: string;
+  redisUrl?: string;
+}
+
+/** Keys of the rows that choose the store. */
+const storageKeys = ['store', 'databaseUrl', 'redisUrl'] as const;
+
 /** The resolved settings of one process. */
 export interface TrawlConfig {
   dataDir: string;
+  storage: StorageSettings;
   engine: EngineConfig;
   server: ServerSettings;
 }
@@ -419,12 +449,15 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
   const { dataDir, ...rest } = values;
   const server: Record<string, unknown> = {};
   const engine: Record<string, unknown> = {};
+  const storage: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) {
     if ((serverKeys as readonly string[]).includes(key)) server[key] = value;
+    else if ((storageKeys as readonly string[]).includes(key)) storage[key] = value;
     else engine[key] = value;
   }
   return Object.freeze({
     dataDir: resolve(String(dataDir)),
+    storage: storage as unknown as StorageSettings,
     engine: resolveEngineConfig(engine),
     server: server as unknown as ServerSettings,
   });

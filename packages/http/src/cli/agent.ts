@@ -3,14 +3,14 @@
  * configured model, the built-in index of what was scraped here (and SearXNG when configured),
  * and the page cache. Its steps show live on stderr; the answer is printed as JSON on stdout.
  */
-import { join } from 'node:path';
-import { agent, SearxngProvider, SqliteStore, type AgentOptions } from '@trawl/core';
+import { agent, SearxngProvider, type AgentOptions } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { AgentView } from './agent-view.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { llmOf, readJsonFile } from './llm-flags.ts';
 import { toInteger } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl agent "<prompt>" [options]
 
@@ -64,7 +64,7 @@ export const agentCommand: Command = {
     const config = loadConfig({ env: io.env });
     const llm = llmOf(config);
     const view = values.quiet ? undefined : new AgentView(io);
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     try {
       const searxng = config.server.searxngUrl;
       const result = await agent(options, {

@@ -1,10 +1,10 @@
 /** `trawl extract <url...>`: one JSON answer over pages, with the configured LLM (issue 18). */
-import { join } from 'node:path';
-import { extract, SqliteStore } from '@trawl/core';
+import { extract } from '@trawl/core';
 import { parseFlags, UsageError } from './args.ts';
 import { loadConfig } from '../config.ts';
 import type { Command } from './index.ts';
 import { llmOf, readJsonFile } from './llm-flags.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl extract <url...> --prompt <text> [--schema <file>] [options]
 
@@ -34,7 +34,7 @@ export const extractCommand: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one URL');
     const config = loadConfig({ env: io.env });
     const llm = llmOf(config);
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     try {
       const result = await extract(
         {

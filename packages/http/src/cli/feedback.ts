@@ -1,6 +1,5 @@
 /** `trawl feedback list`: the feedback callers sent on their jobs, for the operator to read. */
-import { join } from 'node:path';
-import { SqliteStore, ValidationError } from '@trawl/core';
+import { ValidationError } from '@trawl/core';
 import {
   feedbackEndpoints,
   listFeedback,
@@ -12,6 +11,7 @@ import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl feedback list [options]
 
@@ -53,7 +53,7 @@ export const feedbackCommand: Command = {
       values.limit === undefined ? Infinity : toInteger(values.limit, '--limit', 'entries');
     if (limit < 1) throw new ValidationError(`--limit takes 1 or more (got '${values.limit}')`);
     const config = loadConfig({ env: io.env });
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     try {
       let count = 0;
       for await (const feedback of listFeedback(store, filter)) {

@@ -3,10 +3,8 @@
  * the options of each page, and the run itself (open the store of the data folder, start the job
  * or resume one by id, write it out, close the store).
  */
-import { join } from 'node:path';
 import {
   resumeJob,
-  SqliteStore,
   ValidationError,
   type FormatName,
   type Job,
@@ -26,6 +24,7 @@ import {
   quietHelp,
   type PageFlagValues,
 } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 /** parseArgs definitions of the flags every job command takes: page, output, `--out`, `--resume`. */
 export const jobFlagOptions = {
@@ -73,7 +72,7 @@ export async function runJob(
 ): Promise<number> {
   const config = loadConfig({ env: io.env });
   if (pageOptions) checkPageSettings(pageOptions, config.engine);
-  const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+  const store = openStore(config);
   const context = { store, config: config.engine };
   try {
     let job: Job;

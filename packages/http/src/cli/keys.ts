@@ -1,10 +1,10 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
-import { join } from 'node:path';
-import { SqliteStore } from '@trawl/core';
+
 import { loadConfig } from '../config.ts';
 import { createApiKey, listApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl keys create --team <name>
        trawl keys list
@@ -27,7 +27,7 @@ export const keysCommand: Command = {
     if (extra.length > 0 || (action !== 'create' && action !== 'list'))
       throw new UsageError(`give 'create --team <name>' or 'list'`);
     const config = loadConfig({ env: io.env });
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     try {
       if (action === 'create') {
         if (!values.team) throw new UsageError(`keys create needs --team <name>`);

@@ -3,12 +3,10 @@
  * a check now (and wait for it), and read checks and their pages. The same monitors `trawl serve`
  * schedules and serves under `/v2/monitor` (team `default` unless `--team` says otherwise).
  */
-import { join } from 'node:path';
 import type { parseArgs } from 'node:util';
 import {
   MonitorService,
   SearxngProvider,
-  SqliteStore,
   WebhookNotifier,
   WebhookSender,
   type Monitor,
@@ -20,6 +18,7 @@ import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { CliIo, Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl monitor create --name <name> --schedule <when> [options] <url>...
        trawl monitor list [--limit n] [--offset n]
@@ -137,7 +136,7 @@ export const monitorCommand: Command = {
     if (action === 'create' && values.email?.length && !config.server.smtpUrl)
       throw new UsageError('--email needs an SMTP server to send from: set TRAWL_SMTP_URL');
     const settings = monitorSettingsFrom(config.server);
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     const service = new MonitorService({
       store,
       config: config.engine,

@@ -1,6 +1,5 @@
 /** `trawl scrape <url>`: one page to stdout. */
-import { join } from 'node:path';
-import { scrape, SqliteStore, type FormatName, type ScrapeOptions } from '@trawl/core';
+import { scrape, type FormatName, type ScrapeOptions } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
@@ -15,6 +14,7 @@ import {
   quietHelp,
 } from './page-flags.ts';
 import { llmFlagOptions, llmFlagsHelp, llmFormatsFrom, llmOf, llmOutput } from './llm-flags.ts';
+import { openStore } from './store.ts';
 
 const outputFormats = ['markdown', 'html', 'rawHtml', 'links', 'images', 'json'] as const;
 /** What `json` (the whole document) holds. */
@@ -67,10 +67,7 @@ export const scrapeCommand: Command = {
     const config = loadConfig({ env: io.env });
     checkPageSettings(options, config.engine);
     const llm = llmFormats.length > 0 ? llmOf(config) : undefined;
-    const store =
-      values.cache || values.lockdown
-        ? new SqliteStore({ path: join(config.dataDir, 'trawl.db') })
-        : undefined;
+    const store = values.cache || values.lockdown ? openStore(config) : undefined;
     try {
       const document = await scrape(url, options, {
         config: config.engine,

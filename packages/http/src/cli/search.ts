@@ -3,18 +3,18 @@
  * the command line, over the built-in index of what this machine scraped (the data directory's
  * store) and, with `--source web`, the SearXNG of TRAWL_SEARXNG_URL.
  */
-import { join } from 'node:path';
 import {
+  ValidationError,
   rebuildSearchIndex,
   search,
   SearxngProvider,
-  SqliteStore,
   type SearchOptions,
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 const searchUsage = `Usage: trawl search <query> [options]
 
@@ -37,9 +37,9 @@ const indexUsage = `Usage: trawl index <stats|rebuild>
   rebuild   empty the index and fill it again from the page cache (nothing is fetched)
 `;
 
-function openStore(env: Record<string, string | undefined>) {
+function configAndStore(env: Record<string, string | undefined>) {
   const config = loadConfig({ env });
-  return { config, store: new SqliteStore({ path: join(config.dataDir, 'trawl.db') }) };
+  return { config, store: openStore(config) };
 }
 
 /** The search command. */
@@ -61,7 +61,7 @@ export const searchCommand: Command = {
     if (values.source !== undefined) options.source = values.source as SearchOptions['source'];
     if (values.domain) options.includeDomains = values.domain;
     if (values.scrape) options.scrapeOptions = { formats: ['markdown'] };
-    const { config, store } = openStore(io.env);
+    const { config, store } = configAndStore(io.env);
     try {
       const url = config.server.searxngUrl;
       const result = await search(positionals.join(' '), options, {
@@ -93,12 +93,16 @@ export const indexCommand: Command = {
     const [action, ...extra] = args;
     if ((action !== 'stats' && action !== 'rebuild') || extra.length > 0)
       throw new UsageError('give stats or rebuild');
-    const { store } = openStore(io.env);
+    const { config, store } = configAndStore(io.env);
     try {
       if (action === 'rebuild') {
         const indexed = await rebuildSearchIndex(store);
         io.stdout(`indexed ${indexed} page(s) from the page cache\n`);
       } else {
+        if (!store.searchIndex)
+          throw new ValidationError(
+            `the ${config.storage.store} store keeps no search index; search uses the page cache`,
+          );
         const stats = await store.searchIndex.stats();
         io.stdout(
           `${stats.documents} page(s)${stats.bytes === undefined ? '' : `, ${stats.bytes} bytes on disk`}\n`,

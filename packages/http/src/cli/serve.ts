@@ -1,6 +1,5 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
-import { join } from 'node:path';
-import { SearxngProvider, SqliteStore, ValidationError } from '@trawl/core';
+import { SearxngProvider, ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitor-settings.ts';
@@ -9,6 +8,7 @@ import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { isLoopbackAddress, listeningLine } from './listening.ts';
 import { toInteger } from './page-flags.ts';
+import { openStore } from './store.ts';
 
 const usage = `Usage: trawl serve [options]
 
@@ -66,7 +66,7 @@ export const serveCommand: Command = {
       webhookRetries,
       llmDailyTokens,
     } = config.server;
-    const store = new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
+    const store = openStore(config);
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
       throw error;
