@@ -25,15 +25,8 @@
  */
 import { userInfo } from 'node:os';
 import { DatabaseError, escapeIdentifier, Pool, type PoolClient, type QueryResultRow } from 'pg';
-import {
-  StoreError,
-  TrawlError,
-  ValidationError,
-  type Store,
-  type StoreEntry,
-  type StoreListOptions,
-  type StoreSetOptions,
-} from '@trawl/core';
+import { StoreError, TrawlError, ValidationError } from '@trawl/core';
+import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '@trawl/core';
 import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
 import { PostgresSearchIndex } from './postgres-search-index.ts';
 

@@ -29,15 +29,8 @@
  * Needs Redis 6.2 or later (ZRANGE BYLEX/BYSCORE with LIMIT, RESP3).
  */
 import { createClient } from '@redis/client';
-import {
-  StoreError,
-  TrawlError,
-  ValidationError,
-  type Store,
-  type StoreEntry,
-  type StoreListOptions,
-  type StoreSetOptions,
-} from '@trawl/core';
+import { StoreError, TrawlError, ValidationError } from '@trawl/core';
+import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '@trawl/core';
 import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
 import { deleteScript, dropScript, pruneScript, setScript, type Script } from './redis-scripts.ts';
 

@@ -18,6 +18,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { FetchError, TimeoutError, TrawlError } from '../errors.ts';
+import { Semaphore } from '../internal/semaphore.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
 
 /**
@@ -114,16 +115,16 @@ export class BrowserPool {
   #current: RunningBrowser | undefined;
   #launching: Promise<RunningBrowser> | undefined;
   readonly #running = new Set<RunningBrowser>();
-  #pagesOpen = 0;
   #launches = 0;
   #served = 0;
-  readonly #waiters: Array<() => void> = [];
+  readonly #slots: Semaphore;
   #idleTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: BrowserPoolOptions = {}) {
     this.#options = options;
     this.maxPages = options.maxPages ?? availableParallelism() * 2;
+    this.#slots = new Semaphore(this.maxPages);
     this.#retireAfterPages = options.retireAfterPages ?? 200;
     this.#idleCloseMs = options.idleCloseMs ?? 10_000;
   }
@@ -135,7 +136,7 @@ export class BrowserPool {
       launches: this.#launches,
       pagesOpen: this.#pagesOpen,
       pagesServed: this.#served,
-      waiting: this.#waiters.length,
+      waiting: this.#slots.waiting,
       maxPages: this.maxPages,
     };
   }
@@ -193,59 +194,45 @@ export class BrowserPool {
   }
 
   async #acquireSlot(options: PageJobOptions): Promise<void> {
-    if (this.#pagesOpen < this.maxPages) {
-      this.#pagesOpen++;
-      clearTimeout(this.#idleTimer);
-      return;
+    const signals = [options.signal].filter((signal) => signal !== undefined);
+    if (options.waitTimeoutMs !== undefined && this.#slots.available === 0) {
+      const message = `No browser page became free within ${options.waitTimeoutMs} ms (all ${this.maxPages} are busy): try later or raise the pool size`;
+      const expiry = new AbortController();
+      const timer = setTimeout(
+        () => expiry.abort(new TimeoutError(message)),
+        options.waitTimeoutMs,
+      );
+      timer.unref();
+      signals.push(expiry.signal);
+      try {
+        await this.#waitForSlot(AbortSignal.any(signals));
+      } finally {
+        clearTimeout(timer);
+      }
+    } else {
+      await this.#waitForSlot(signals.length > 0 ? AbortSignal.any(signals) : undefined);
     }
-    await new Promise<void>((resolve, reject) => {
-      const cleanups: Array<() => void> = [];
-      const done = () => cleanups.forEach((cleanup) => cleanup());
-      const granted = () => {
-        done();
-        resolve();
-      };
-      this.#waiters.push(granted);
-      const giveUp = (error: Error) => {
-        done();
-        const index = this.#waiters.indexOf(granted);
-        if (index >= 0) this.#waiters.splice(index, 1);
-        reject(error);
-      };
-      if (options.waitTimeoutMs !== undefined) {
-        const timer = setTimeout(
-          () =>
-            giveUp(
-              new TimeoutError(
-                `No browser page became free within ${options.waitTimeoutMs} ms (all ${this.maxPages} are busy): try later or raise the pool size`,
-              ),
-            ),
-          options.waitTimeoutMs,
-        );
-        cleanups.push(() => clearTimeout(timer));
-      }
-      if (options.signal) {
-        const signal = options.signal;
-        const onAbort = () =>
-          giveUp(
-            signal.reason instanceof Error
-              ? signal.reason
-              : new TimeoutError('Cancelled while waiting for a browser page'),
-          );
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        cleanups.push(() => signal.removeEventListener('abort', onAbort));
-      }
-    });
     clearTimeout(this.#idleTimer);
   }
 
+  async #waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await this.#slots.acquire(signal);
+    } catch (error) {
+      if (signal?.aborted && !(signal.reason instanceof Error))
+        throw new TimeoutError('Cancelled while waiting for a browser page');
+      throw error;
+    }
+  }
+
   #releaseSlot(): void {
-    // The slot passes straight to the next waiter, so pagesOpen stays the same.
-    const next = this.#waiters.shift();
-    if (next) return next();
-    this.#pagesOpen--;
+    this.#slots.release();
     this.#scheduleIdleClose();
+  }
+
+  /** Pages in use now. */
+  get #pagesOpen(): number {
+    return this.maxPages - this.#slots.available;
   }
 
   #scheduleIdleClose(): void {

@@ -14,14 +14,8 @@ import type JSZip from 'jszip';
 import { posix } from 'node:path';
 import { ValidationError } from '../errors.ts';
 import { escapeHtml } from '../internal/html.ts';
-import {
-  attribute,
-  childAt,
-  childElements,
-  descendants,
-  openPackage,
-  readXmlPart,
-} from './ooxml.ts';
+import { openPackage, readXmlPart } from './ooxml.ts';
+import { attribute, childAt, childElements, descendants } from './xml-walk.ts';
 import { pictureDataUri } from './package-pictures.ts';
 
 const documentTypes = new Set(['application/xhtml+xml', 'text/html']);

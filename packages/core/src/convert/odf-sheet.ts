@@ -5,7 +5,7 @@
 import type { Element } from 'domhandler';
 import { escapeHtml } from '../internal/html.ts';
 import { textOf } from './odf.ts';
-import { attribute, childElements, localName } from './ooxml.ts';
+import { attribute, childElements, localName } from './xml-walk.ts';
 
 /** Most rows one sheet may expand to: a repeated row can claim a million. */
 const maxSheetRows = 100_000;

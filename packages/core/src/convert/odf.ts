@@ -18,17 +18,8 @@ import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 import type JSZip from 'jszip';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import { escapeHtml } from '../internal/html.ts';
-import {
-  attribute,
-  childAt,
-  childElements,
-  descendants,
-  localName,
-  nestedListHtml,
-  openPackage,
-  readXmlPart,
-  type ListItem,
-} from './ooxml.ts';
+import { nestedListHtml, openPackage, readXmlPart, type ListItem } from './ooxml.ts';
+import { attribute, childAt, childElements, descendants, localName } from './xml-walk.ts';
 import { pictureDataUri } from './package-pictures.ts';
 import { sheetHtml } from './odf-sheet.ts';
 

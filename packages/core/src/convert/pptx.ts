@@ -15,11 +15,6 @@ import type JSZip from 'jszip';
 import { ValidationError } from '../errors.ts';
 import { escapeHtml } from '../internal/html.ts';
 import {
-  attribute,
-  childAt,
-  childElements,
-  descendants,
-  localName,
   nestedListHtml,
   openPackage,
   readRelationships,
@@ -27,6 +22,7 @@ import {
   type ListItem,
   type Relationship,
 } from './ooxml.ts';
+import { attribute, childAt, childElements, descendants, localName } from './xml-walk.ts';
 import { pictureDataUri, webPictureTypes } from './package-pictures.ts';
 
 const titleTypes = new Set(['title', 'ctrTitle']);

@@ -9,14 +9,8 @@
 import type { Element } from 'domhandler';
 import { isTag } from 'domhandler';
 import { ValidationError } from '../errors.ts';
-import {
-  attribute,
-  childElements,
-  localName,
-  openPackage,
-  readRelationships,
-  readXmlPart,
-} from './ooxml.ts';
+import { openPackage, readRelationships, readXmlPart } from './ooxml.ts';
+import { attribute, childElements, localName } from './xml-walk.ts';
 
 /** One visible cell of a sheet's grid; `covered` cells sit under a merged cell's span. */
 export interface GridCell {

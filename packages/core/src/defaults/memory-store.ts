@@ -39,18 +39,14 @@ export class MemoryStore implements Store {
     });
   }
 
-  set(
-    namespace: string,
-    key: string,
-    value: unknown,
-    options: StoreSetOptions = {},
-  ): Promise<void> {
+  set(namespace: string, key: string, value: unknown, options?: StoreSetOptions): Promise<void> {
+    const ttlMs = options?.ttlMs;
     return this.#run(() => {
       let entries = this.#namespaces.get(namespace);
       if (!entries) this.#namespaces.set(namespace, (entries = new Map<string, MemoryEntry>()));
       entries.set(key, {
         json: JSON.stringify(value),
-        expiresAt: options.ttlMs === undefined ? undefined : Date.now() + options.ttlMs,
+        expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs,
       });
     });
   }

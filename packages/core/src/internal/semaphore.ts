@@ -1,7 +1,7 @@
 /**
  * A counting semaphore: at most `permits` holders at once, the rest wait in arrival order. One
  * implementation for every "so many at a time" in the engine and the server (monitor checks,
- * a team's scrapes, work over a list).
+ * a team's scrapes, browser pages, work over a list).
  */
 export class Semaphore {
   #free: number;
@@ -22,13 +22,33 @@ export class Semaphore {
     return this.#free;
   }
 
-  /** Resolves when a permit is free, taking it; give it back with `release()`. */
-  async acquire(): Promise<void> {
+  /**
+   * Resolves when a permit is free, taking it; give it back with `release()`. A `signal` that
+   * aborts while waiting takes the caller out of the line and rejects with the signal's reason
+   * (wrapped in an Error, as `cause`, when it is not one).
+   */
+  async acquire(signal?: AbortSignal): Promise<void> {
     if (this.#free > 0) {
       this.#free -= 1;
       return;
     }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    signal?.throwIfAborted();
+    await new Promise<void>((resolve, reject) => {
+      const granted = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const index = this.#waiting.indexOf(granted);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        const reason: unknown = signal?.reason;
+        reject(
+          reason instanceof Error ? reason : new Error('Aborted while waiting', { cause: reason }),
+        );
+      };
+      this.#waiting.push(granted);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Gives a permit back: the longest waiter gets it. */

@@ -18,9 +18,8 @@ import type { Fetcher, FetchResponse, RenderedPage, RenderRequest } from '../int
 import { convertByType, toCachedPage } from './body.ts';
 import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { prepareConversion } from './convert.ts';
-import { enrichDocument } from './enrich.ts';
+import { enrichDocument, recallFormats } from './enrich.ts';
 import { defaultFetchers } from './fetchers.ts';
-import { trackChanges } from './formats/change-tracking.ts';
 import { formatHandlers, type RenderedFields } from './formats/index.ts';
 import { looksJsRendered } from './js-rendered.ts';
 import type { ResolvedScrapeOptions } from './options.ts';
@@ -91,9 +90,11 @@ export async function runScrapeDetailed(
     cacheState = 'hit';
   } else {
     // Captures (screenshots, action results) and profile pages are never served from the cache.
-    // changeTracking compares with the live page, never a cached copy (as the hosted service).
-    const tracksChanges = options.formats.some((format) => format.type === 'changeTracking');
-    if (cache && options.maxAge > 0 && browserNeeds.length === 0 && !tracksChanges) {
+    // Formats comparing with earlier scrapes (changeTracking) need the live page, as hosted.
+    const needsLivePage = options.formats.some(
+      (format) => formatHandlers[format.type].needsLivePage,
+    );
+    if (cache && options.maxAge > 0 && browserNeeds.length === 0 && !needsLivePage) {
       const cached = await cache.get(cacheKey);
       if (cached && Date.now() - cached.fetchedAt < options.maxAge) {
         page = cached;
@@ -176,15 +177,7 @@ export async function runScrapeDetailed(
   if (page.warning) warnings.unshift(page.warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
   await enrichDocument(document, options, llmText ?? page.text, context, config);
-  const tracking = options.formats.find((format) => format.type === 'changeTracking');
-  if (tracking) {
-    document.changeTracking = await trackChanges(
-      context.store,
-      context.team ?? 'default',
-      tracking,
-      document,
-    );
-  }
+  await recallFormats(document, options, context);
   await indexDocument(context.store, document, options.zeroDataRetention);
   return {
     document,

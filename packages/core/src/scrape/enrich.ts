@@ -1,8 +1,9 @@
 /**
- * The asynchronous step of formats (issue 18): after conversion, each format with an `enrich`
- * hook runs — LLM formats ask the model, product and menu fill gaps. One `LlmRunner` serves the
+ * The asynchronous steps of formats. After conversion, each format with an `enrich` hook runs
+ * (issue 18): LLM formats ask the model, product and menu fill gaps. One `LlmRunner` serves the
  * whole page, so its tokens add up in one place; a model that fails or hangs past the scrape's
- * `timeout` leaves a warning, never a failed page.
+ * `timeout` leaves a warning, never a failed page. Last, formats with a `recall` hook compare the
+ * finished document with what the store remembers of earlier scrapes (changeTracking).
  */
 import type { EngineConfig, EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
@@ -44,4 +45,19 @@ export async function enrichDocument(
   }
   if (warnings.length > 0)
     document.warning = [document.warning, ...new Set(warnings)].filter(Boolean).join(' ');
+}
+
+/** Runs the formats' recall hooks (comparisons with earlier scrapes) on the finished document. */
+export async function recallFormats(
+  document: Document,
+  options: Pick<ResolvedScrapeOptions, 'formats'>,
+  context: Pick<EngineContext, 'store' | 'team'>,
+): Promise<void> {
+  for (const format of options.formats) {
+    await formatHandlers[format.type].recall?.(
+      { store: context.store, team: context.team ?? 'default' },
+      document,
+      format,
+    );
+  }
 }

@@ -51,6 +51,33 @@ describe.skipIf(chromiumMissing)('BrowserPool', () => {
     expect(pool.stats.launches - launchesBefore).toBeLessThanOrEqual(1);
   });
 
+  it('gives up waiting for a page after waitTimeoutMs or when the signal aborts, keeping the line', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const holders = [1, 2].map(() =>
+      pool.withPage({}, async () => {
+        started++;
+        await held;
+      }),
+    );
+    await eventually(() => started === 2, 10_000);
+    await expect(pool.withPage({}, async () => 'never', { waitTimeoutMs: 50 })).rejects.toThrow(
+      /No browser page became free within 50 ms/,
+    );
+    const controller = new AbortController();
+    const cancelled = pool.withPage({}, async () => 'never', { signal: controller.signal });
+    const served = pool.withPage({}, async () => 'served');
+    await eventually(() => pool.stats.waiting === 2, 5_000);
+    controller.abort(new Error('the caller went away'));
+    await expect(cancelled).rejects.toThrow('the caller went away');
+    expect(pool.stats.waiting).toBe(1);
+    release();
+    await Promise.all(holders);
+    expect(await served).toBe('served');
+    expect(pool.stats.pagesOpen).toBe(0);
+  });
+
   it('replaces a browser killed during a job: the job fails clearly, the next one succeeds', async () => {
     let loading = false;
     const job = pool.withPage({}, async ({ page }) => {

@@ -45,8 +45,12 @@ function settingsOf(format: FormatSpec): ChangeTrackingFormat {
 /** Where the json mode's extraction waits, on the document, until the comparison reads it. */
 const extractedKey = 'extractedJson';
 
-/** The handler: it validates and, in json mode, extracts; the comparison needs the store. */
+/** The handler: it validates, in json mode extracts, and compares with the store's snapshot. */
 export const changeTrackingFormat: FormatHandler = {
+  needsLivePage: true,
+  async recall({ store, team }, document, format) {
+    document.changeTracking = await trackChanges(store, team, format, document);
+  },
   ensureAvailable(format, services) {
     const settings = settingsOf(format);
     if (!settings.modes.includes('json')) return;
@@ -90,7 +94,7 @@ export interface ChangeTracking {
  * Compares the document with the URL's last snapshot and moves the snapshot on. Without a store
  * nothing can be remembered: the page is `new` every time, and the document says so.
  */
-export async function trackChanges(
+async function trackChanges(
   store: Store | undefined,
   team: string,
   format: FormatSpec,

@@ -4,6 +4,7 @@
  */
 import type { Document } from '../../document.ts';
 import type { RenderRequest } from '../../interfaces/fetcher.ts';
+import type { Store } from '../../interfaces/store.ts';
 import type { FormatName, FormatSpec } from '../options.ts';
 import type { HtmlPage } from '../../convert/page.ts';
 import { htmlFormat } from './html.ts';
@@ -42,6 +43,14 @@ export interface EnrichInput {
   warnings: string[];
 }
 
+/** What a format that compares with earlier scrapes reads once the document is whole. */
+export interface RecallInput {
+  /** Where earlier scrapes are remembered; none in a library call without a store. */
+  store: Store | undefined;
+  /** Whose scrapes these are: one team never sees another's history. */
+  team: string;
+}
+
 /** Produces one format of a document from a page. */
 export interface FormatHandler {
   /**
@@ -62,6 +71,13 @@ export interface FormatHandler {
   render?(format: FormatSpec): Partial<RenderRequest>;
   /** Writes the format's field from what the browser captured (files already as URLs). */
   applyRendered?(rendered: RenderedFields, document: Document): void;
+  /**
+   * The format compares the live page with what was scraped before, so a cached copy would
+   * answer the wrong question: the page cache is not read when it is asked for.
+   */
+  readonly needsLivePage?: boolean;
+  /** Last step, on the whole document: compare it with the store's memory and move that on. */
+  recall?(input: RecallInput, document: Document, format: FormatSpec): Promise<void>;
 }
 
 /** Browser captures as they land in a Document: files as URLs (server) or data URIs (library). */
