@@ -41,7 +41,7 @@ interface PageContent {
   fragments: { x: number; y: number; width: number; size: number }[];
   segments: { orientation: 'h' | 'v'; at: number; from: number; to: number }[];
 }
-const pdfSource = join(import.meta.dirname, '..', 'packages', 'core', 'src', 'parse', 'pdf');
+const pdfSource = join(import.meta.dirname, '..', 'packages', 'core', 'src', 'convert', 'pdf');
 const { extractPages } = (await import(pathToFileURL(join(pdfSource, 'extract.ts')).href)) as {
   extractPages: (bytes: Uint8Array, options: { ocr: 'never' }) => AsyncIterable<PageContent>;
 };
