@@ -64,6 +64,11 @@ export interface CleanOptions {
   removeBase64Images: boolean;
   includeTags?: readonly string[] | undefined;
   excludeTags?: readonly string[] | undefined;
+  /**
+   * Keep elements hidden by `hidden`, `aria-hidden` or an inline `display: none`: for a page that
+   * hides all of its text until a script shows it, hiding is not what a reader sees.
+   */
+  keepHidden?: boolean;
 }
 
 /** Removes junk and ads, resolves URLs and base64 images, applies exclude selectors. In place. */
@@ -163,11 +168,15 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
   const attribs = element.attribs;
   // `hidden="until-found"` content is findable in the page (collapsed answers): it is content.
   const hidden = attribs['hidden'];
-  if ((hidden !== undefined && hidden !== 'until-found') || attribs['aria-hidden'] === 'true') {
+  if (
+    !options.keepHidden &&
+    ((hidden !== undefined && hidden !== 'until-found') || attribs['aria-hidden'] === 'true')
+  ) {
     return true;
   }
   const style = attribs['style'];
   if (
+    !options.keepHidden &&
     style &&
     /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style) &&
     !isCollapsedPanel(element)
@@ -181,13 +190,38 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
   }
   if (options.blockAds) {
     const names = idAndClass(element);
-    if (names && adPattern.test(names)) return true;
+    if (names && adPattern.test(names) && !wrapsPageContent(element)) return true;
     if (element.name === 'ins' && names.includes('adsbygoogle')) return true;
     if (element.name === 'a' || element.name === 'img') {
       if (isAdUrl(attribs['href'] ?? attribs['src'])) return true;
     }
   }
   return false;
+}
+
+// Prose (text outside links) from which an element is more than an ad unit: ads hold a line or
+// two, and teaser widgets (Outbrain, Taboola) are links.
+const adProseLimit = 1000;
+const pageStructureTags = new Set(['main', 'article', 'h1']);
+
+/**
+ * Ad "takeover" wrappers (`#Ads_BA_TakeOver`) and skins put the whole page inside an element
+ * named like an ad; removing it would remove the page. Such an element holds the page's main
+ * heading, its article, or more prose than any ad unit.
+ */
+function wrapsPageContent(element: Element): boolean {
+  let prose = 0;
+  const visit = (node: AnyNode, inLink: boolean): boolean => {
+    if (isText(node)) {
+      if (!inLink) prose += node.data.trim().length;
+      return prose >= adProseLimit;
+    }
+    if (!isTag(node) || junkTags.has(node.name)) return false;
+    if (pageStructureTags.has(node.name)) return true;
+    const link = inLink || node.name === 'a';
+    return node.children.some((child) => visit(child, link));
+  };
+  return element.children.some((child) => visit(child, false));
 }
 
 /** Characters of text from which a `<noscript>` block is content rather than a notice. */

@@ -6,6 +6,7 @@
  */
 import { parseDocument } from 'htmlparser2';
 import {
+  Element as DomElement,
   isDocument,
   isTag,
   isText,
@@ -23,11 +24,56 @@ export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4',
 
 /** Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded). */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, {
+  const document = parseDocument(html, {
     decodeEntities: true,
     lowerCaseTags: true,
     lowerCaseAttributeNames: true,
   });
+  closeHeadWithoutBody(document);
+  return document;
+}
+
+// What may stand in <head>; anything else starts the body (the HTML parsing algorithm's rule).
+const headTags = new Set([
+  'base',
+  'basefont',
+  'bgsound',
+  'link',
+  'meta',
+  'title',
+  'noscript',
+  'noframes',
+  'style',
+  'script',
+  'template',
+]);
+
+/**
+ * A page without `<body>` or `</head>` (seen on real sites) leaves htmlparser2 nesting the whole
+ * page inside `<head>`, which cleaning drops. A browser closes the head at the first element that
+ * does not belong there and opens the body: do the same.
+ */
+function closeHeadWithoutBody(document: Document): void {
+  const html = document.children.find((child) => isTag(child) && child.name === 'html');
+  if (!html || !isTag(html) || html.children.some((child) => isTag(child) && child.name === 'body'))
+    return;
+  const head = html.children.find((child) => isTag(child) && child.name === 'head');
+  if (!head || !isTag(head)) return;
+  const start = head.children.findIndex((child) =>
+    isTag(child) ? !headTags.has(child.name) : isText(child) && /\S/.test(child.data),
+  );
+  if (start < 0) return;
+  const body = new DomElement('body', {}, head.children.splice(start));
+  for (const child of body.children) child.parent = body;
+  const first = body.children[0];
+  if (first) first.prev = null;
+  const lastOfHead = head.children.at(-1);
+  if (lastOfHead) lastOfHead.next = null;
+  const lastOfHtml = html.children.at(-1) ?? null;
+  body.parent = html;
+  body.prev = lastOfHtml;
+  if (lastOfHtml) lastOfHtml.next = body;
+  html.children.push(body);
 }
 
 /** Removes a node from its parent. */
@@ -66,6 +112,16 @@ function collectText(node: AnyNode, parts: string[]): void {
   else if (isTag(node) || isDocument(node)) {
     for (const child of (node as ParentNode).children) collectText(child, parts);
   }
+}
+
+// Elements whose text no reader sees as text.
+const codeTags = new Set(['script', 'style', 'template', 'noscript']);
+
+/** True when some text of the subtree, outside scripts and styles, is more than white space. */
+export function hasText(node: AnyNode): boolean {
+  if (isText(node)) return /\S/.test(node.data);
+  if (isTag(node) && codeTags.has(node.name)) return false;
+  return (isTag(node) || isDocument(node)) && (node as ParentNode).children.some(hasText);
 }
 
 /** `id` and `class` of an element as one lower-cased string, for pattern tests. */

@@ -99,8 +99,13 @@ function appendText(out: PhrasingContent[], value: string): void {
 
 const whitespaceRun = /[\t\n\f\r ]+/g;
 
+/**
+ * `value` with white space folded as HTML renders it, and soft hyphens (U+00AD) dropped: they
+ * are invisible line-break hints that would split words for a search index or a model.
+ */
 export function collapse(value: string): string {
-  return value.replace(whitespaceRun, ' ');
+  const folded = value.replace(whitespaceRun, ' ');
+  return folded.includes('\u00AD') ? folded.replaceAll('\u00AD', '') : folded;
 }
 
 export function textOf(node: AnyNode): string {

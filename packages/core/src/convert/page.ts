@@ -6,7 +6,14 @@
 import render from 'dom-serializer';
 import { isDocument } from 'domhandler';
 import { cleanTree, keepIncluded, resolveUrl } from './clean.ts';
-import { findFirst, parseHtml, walkElements, type HtmlDocument, type ParentNode } from './dom.ts';
+import {
+  findFirst,
+  hasText,
+  parseHtml,
+  walkElements,
+  type HtmlDocument,
+  type ParentNode,
+} from './dom.ts';
 import { extractMainContent, fallbackContent } from './main-content/index.ts';
 import { treeToMarkdown } from './markdown.ts';
 import { readPageHead, type PageMetadata } from './metadata.ts';
@@ -34,6 +41,8 @@ export class HtmlPage {
   /** Undefined when `url` is a label, not a URL to resolve against (`htmlToDocument`). */
   readonly #baseUrl: string | undefined;
   readonly #dom: HtmlDocument;
+  /** Cleaning keeps hidden elements: the page hides all of its text until a script runs. */
+  #keepHidden = false;
   #links: string[] | undefined;
   #images: string[] | undefined;
   #content: ParentNode | undefined;
@@ -92,6 +101,12 @@ export class HtmlPage {
     const options = this.#options;
     let root: ParentNode = findFirst(this.#dom, 'body') ?? this.#dom;
     cleanTree(root, { ...options, baseUrl: this.#baseUrl });
+    // A page that hides all of its text until a script shows it (an article in a
+    // `display: none` block) shows that text to every reader with a browser.
+    if (!hasText(root) && hasText(parseHtml(this.rawHtml))) {
+      this.#keepHidden = true;
+      root = this.#freshCleanBody();
+    }
     root = keepIncluded(root, options.includeTags);
     // The caller's include selectors already say what the content is.
     if (options.onlyMainContent && !options.includeTags?.length) {
@@ -109,7 +124,7 @@ export class HtmlPage {
   #freshCleanBody(): ParentNode {
     const dom = parseHtml(this.rawHtml);
     const body: ParentNode = findFirst(dom, 'body') ?? dom;
-    cleanTree(body, { ...this.#options, baseUrl: this.#baseUrl });
+    cleanTree(body, { ...this.#options, baseUrl: this.#baseUrl, keepHidden: this.#keepHidden });
     return body;
   }
 

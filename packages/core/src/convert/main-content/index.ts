@@ -58,7 +58,7 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
   if (lead) leading.push(lead);
   const content = leading.length > 0 ? withLeading(root, leading) : root;
   trimTrailingBoilerplate(content);
-  return isImplausible(content, { prose: pageProse }) ? undefined : content;
+  return isImplausible(content, { prose: pageProse, text: pageText }) ? undefined : content;
 }
 
 function findMainHeading(body: ParentNode): Element | undefined {

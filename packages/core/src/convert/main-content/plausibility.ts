@@ -12,6 +12,8 @@ import { computeStats, type TextStats } from './stats.ts';
 export interface PageProse {
   /** Characters of text outside links, over the whole cleaned page. */
   prose: number;
+  /** Characters of text, links included, over the whole cleaned page. */
+  text: number;
 }
 
 // Below this many characters, a result is "near-empty" whatever the page.
@@ -26,6 +28,9 @@ export function isImplausible(root: ParentNode, page: PageProse): boolean {
   const own = stats.get(root as Element);
   const text = own?.text ?? 0;
   const prose = own ? own.text - own.linkText : 0;
+  // Nothing at all is never the content of a page that shows something, even if only links
+  // (an article its scripts fill in): the reader gets the page rather than an empty answer.
+  if (text === 0) return page.text > 0;
   if (page.prose < nearEmpty) return false;
   if (text < nearEmpty) return page.prose >= nearEmpty * 2;
   // Mostly links, while the page has real prose elsewhere: a teaser list or a menu was taken.
