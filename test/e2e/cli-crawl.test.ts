@@ -148,7 +148,8 @@ describe('trawl crawl', () => {
     const resume = await trawl(['crawl', '--resume', crypto.randomUUID()]);
     expect(resume.code).toBe(2);
     expect(resume.stderr).toMatch(/no crawl '[0-9a-f-]+' in /);
-  });
+    // Five CLI processes start one after another: bounded generously for a loaded machine.
+  }, 90_000);
 
   it('stops on Ctrl-C with exit 130, and --resume finishes the crawl with every page once', async () => {
     const dataDir = newDataDir();
