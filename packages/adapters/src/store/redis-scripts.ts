@@ -35,6 +35,20 @@ return redis.call('ZRANGE', KEYS[3], '-inf', ARGV[5], 'BYSCORE', 'LIMIT', 0, ${s
 `);
 
 /**
+ * Writes a claim when its key is free or already holds the same owner, with its index members.
+ * KEYS: value key, index, expiry index. ARGV: key, owner JSON, ttl ms, expiry score.
+ * Returns 1 when written, 0 when another owner holds it (Redis has dropped an expired value).
+ */
+export const claimScript = script(`
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+return 1
+`);
+
+/**
  * Removes one entry. KEYS: value key, index, expiry index. ARGV: key.
  * Returns 1 when a live value existed: Redis has already dropped an expired one, so DEL says 0.
  */

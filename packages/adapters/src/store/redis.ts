@@ -39,7 +39,14 @@ import {
   type StoreSetOptions,
 } from '@trawl/core';
 import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
-import { deleteScript, dropScript, pruneScript, setScript, type Script } from './redis-scripts.ts';
+import {
+  claimScript,
+  deleteScript,
+  dropScript,
+  pruneScript,
+  setScript,
+  type Script,
+} from './redis-scripts.ts';
 
 /** Options of `RedisStore`. */
 export interface RedisStoreOptions {
@@ -214,6 +221,21 @@ export class RedisStore implements Store {
         [key],
       );
       return deleted === 1;
+    });
+  }
+
+  async claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const keys = this.#keys(namespace);
+    assertName('key', key, { allowNul: true });
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    return this.#run('write', async (client) => {
+      const taken = await this.#eval(
+        client,
+        claimScript,
+        [keys.value + key, keys.index, keys.expiry],
+        [key, JSON.stringify(owner), String(ttl), String(Date.now() + ttl)],
+      );
+      return taken === 1;
     });
   }
 
