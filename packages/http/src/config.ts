@@ -42,7 +42,20 @@ export const configRows = [
     key: 'redisUrl',
     env: 'TRAWL_REDIS_URL',
     schema: z.url({ protocol: /^rediss?$/ }).optional(),
-    description: 'Redis URL of `TRAWL_STORE=redis`.',
+    description:
+      'Redis URL of `TRAWL_STORE=redis`; when set, whatever the store, the team limits (`TRAWL_RATE_LIMIT_PER_MINUTE`, `TRAWL_TEAM_CONCURRENCY`, the credit totals of `TRAWL_TEAM_CREDITS`) are counted there, so every process pointing at it enforces one limit. Unset: each process counts its own.',
+  },
+  {
+    key: 'redisPrefix',
+    env: 'TRAWL_REDIS_PREFIX',
+    schema: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/, 'letters, digits and _ . : - only')
+      .default('trawl'),
+    description:
+      'Start of every Redis key Trawl writes (store and limits), so that several deployments can share one Redis.',
   },
   {
     key: 'proxyUrl',
@@ -256,6 +269,13 @@ export const configRows = [
     description: 'Retries of a failed webhook delivery, after 1 s, 2 s, 4 s …',
   },
   {
+    key: 'webhookLeaseMs',
+    env: 'TRAWL_WEBHOOK_LEASE_MS',
+    schema: integerFromEnv.min(1000).max(3_600_000).default(30_000),
+    description:
+      'How long a pending webhook delivery stays with the process trying it (renewed while it tries); another process on the same store takes over a delivery whose process died once this has passed.',
+  },
+  {
     key: 'monitorMinIntervalMinutes',
     env: 'TRAWL_MONITOR_MIN_INTERVAL_MINUTES',
     schema: integerFromEnv.min(1).max(1440).optional(),
@@ -350,6 +370,7 @@ const serverKeys = [
   'feedbackOptedOutTeams',
   'webhookSecret',
   'webhookRetries',
+  'webhookLeaseMs',
   'smtpUrl',
   'smtpFrom',
   'llmBaseUrl',
@@ -376,6 +397,7 @@ export interface ServerSettings {
   feedbackOptedOutTeams?: string[];
   webhookSecret?: string;
   webhookRetries: number;
+  webhookLeaseMs: number;
   smtpUrl?: string;
   smtpFrom?: string;
   llmBaseUrl?: string;
@@ -391,10 +413,11 @@ export interface StorageSettings {
   store: 'sqlite' | 'postgres' | 'redis';
   databaseUrl?: string;
   redisUrl?: string;
+  redisPrefix: string;
 }
 
 /** Keys of the rows that choose the store. */
-const storageKeys = ['store', 'databaseUrl', 'redisUrl'] as const;
+const storageKeys = ['store', 'databaseUrl', 'redisUrl', 'redisPrefix'] as const;
 
 /** The resolved settings of one process. */
 export interface TrawlConfig {

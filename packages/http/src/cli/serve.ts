@@ -64,6 +64,7 @@ export const serveCommand: Command = {
       feedbackOptedOutTeams,
       webhookSecret,
       webhookRetries,
+      webhookLeaseMs,
       llmDailyTokens,
     } = config.server;
     const store = openStore(config);
@@ -84,7 +85,11 @@ export const serveCommand: Command = {
       keys,
       monitors,
       logLevel,
-      webhooks: { retries: webhookRetries, ...(webhookSecret ? { secret: webhookSecret } : {}) },
+      webhooks: {
+        retries: webhookRetries,
+        leaseMs: webhookLeaseMs,
+        ...(webhookSecret ? { secret: webhookSecret } : {}),
+      },
       limits: {
         ratePerMinute: rateLimitPerMinute,
         teamConcurrency,
@@ -104,8 +109,9 @@ export const serveCommand: Command = {
         ...(feedbackOptedOutTeams ? { optedOutTeams: feedbackOptedOutTeams } : {}),
       },
     });
-    // Deliveries a previous run left pending go first, so each job's events stay in order.
-    const webhooksPending = await app.webhooks.resumePending();
+    // Deliveries a previous run left pending go first, so each job's events stay in order; the
+    // drain then goes on taking over those of processes on the same store that die.
+    const webhooksPending = await app.webhookDrain.start();
     const resumed = await app.jobs.restore();
     await app.listen({ port, host });
     // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
@@ -126,6 +132,7 @@ export const serveCommand: Command = {
     process.off('SIGTERM', onTerm);
     // Webhooks first: a receiver that keeps failing would otherwise hold the shutdown for its
     // whole retry schedule (a minute and more). Undelivered events stay pending in the store.
+    await app.webhookDrain.stop();
     await app.webhooks.close();
     // Stop taking requests; running jobs keep their frontier in the store and resume at the next
     // start, so they are left as they are rather than cancelled.

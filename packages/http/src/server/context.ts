@@ -12,7 +12,7 @@ import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
 import { TokenUsageBook, type TokenMeter } from './llm-usage.ts';
 import type { MonitorServerSettings } from './monitor-settings.ts';
 import { RequestRecords } from './records.ts';
-import { WebhookSender, type WebhookSettings } from './webhooks.ts';
+import { WebhookOutboxDrain, WebhookSender, type WebhookSettings } from './webhooks.ts';
 
 /** What the server is built from. */
 export interface ServerOptions {
@@ -55,6 +55,8 @@ export interface ServerContext {
   ledger: CreditLedger;
   records: RequestRecords;
   webhooks: WebhookSender;
+  /** Delivers what the outbox holds and no live process does; `trawl serve` starts it. */
+  webhookDrain: WebhookOutboxDrain;
   jobs: JobRegistry;
   tokens: TokenUsageBook;
   rate: RateLimiter;
@@ -116,6 +118,7 @@ export function serverContext(options: ServerOptions): ServerContext {
     ledger,
     records,
     webhooks,
+    webhookDrain: new WebhookOutboxDrain(webhooks),
     jobs,
     tokens,
     rate: new RateLimiter(options.limits?.ratePerMinute ?? 0),
