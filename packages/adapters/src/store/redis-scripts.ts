@@ -13,7 +13,7 @@ export interface Script {
   sha: string;
 }
 
-function script(source: string): Script {
+export function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
