@@ -1,5 +1,6 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { SearxngProvider, ValidationError } from '@trawl/core';
+import { RedisCounters } from '@trawl/adapters';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitor-settings.ts';
@@ -68,6 +69,12 @@ export const serveCommand: Command = {
       llmDailyTokens,
     } = config.server;
     const store = openStore(config);
+    // With Redis configured, the team limits are counted there: one limit for every process.
+    const { redisUrl, redisPrefix } = config.storage;
+    const counters =
+      redisUrl === undefined
+        ? undefined
+        : new RedisCounters({ url: redisUrl, prefix: redisPrefix });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
       throw error;
@@ -85,6 +92,7 @@ export const serveCommand: Command = {
       keys,
       monitors,
       logLevel,
+      ...(counters ? { counters } : {}),
       webhooks: {
         retries: webhookRetries,
         leaseMs: webhookLeaseMs,
@@ -137,6 +145,7 @@ export const serveCommand: Command = {
     // Stop taking requests; running jobs keep their frontier in the store and resume at the next
     // start, so they are left as they are rather than cancelled.
     await app.close();
+    await counters?.close();
     io.stderr(
       'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',
     );
