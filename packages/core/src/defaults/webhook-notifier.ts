@@ -150,14 +150,34 @@ export class WebhookSender {
     jobId: string,
     payload: WebhookPayload,
   ): Promise<WebhookDelivery | undefined> {
-    if (!eventMatches(config.events, event)) return Promise.resolve(undefined);
+    return this.#queue(config, event, jobId, payload).delivered;
+  }
+
+  /**
+   * Queues `event` as `send` does, resolving as soon as the outbox in the store holds it (or
+   * could not keep it: it is still tried), not when it is delivered: what acknowledges an event
+   * (a job's start answer, its final status) waits for this, so a crash after it loses nothing.
+   */
+  async post(
+    config: WebhookConfig,
+    event: string,
+    jobId: string,
+    payload: WebhookPayload,
+  ): Promise<void> {
+    await this.#queue(config, event, jobId, payload).recorded;
+  }
+
+  #queue(config: WebhookConfig, event: string, jobId: string, payload: WebhookPayload) {
+    if (!eventMatches(config.events, event))
+      return { recorded: Promise.resolve(), delivered: Promise.resolve(undefined) };
     const pending: PendingDelivery = { config, event, jobId, payload };
     // Recorded at once, before the job's earlier deliveries are done, so a stop loses nothing.
     const key = this.#outbox.add(pending, this.#owner, this.#settings.leaseMs).then((added) => {
       if (added !== undefined) this.#hold(added);
       return added;
     });
-    return this.#enqueue(jobId, async () => this.#settle(await key, pending));
+    const delivered = this.#enqueue(jobId, async () => this.#settle(await key, pending));
+    return { recorded: key, delivered };
   }
 
   /**
