@@ -6,6 +6,7 @@
  * Credits (402 once spent) are core's CreditLedger, kept in the store so a restart does not
  * refill them.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Counters, Store } from '@trawl/core';
 import { dayMs, Semaphore } from '@trawl/core/server';
@@ -168,11 +169,12 @@ export class TeamConcurrency {
 /** A team's idempotency keys are remembered for a day, as long as its job results. */
 const idempotencyTtlMs = dayMs;
 
-/** `x-idempotency-key` of job-starting requests: each key starts at most one job per team. */
+/**
+ * `x-idempotency-key` of job-starting requests: each key starts at most one job per team, also
+ * across processes sharing the store (the claim is one atomic `Store.claim`).
+ */
 export class IdempotencyKeys {
   readonly #store: Store;
-  // Claims run one after another, so two requests with one key cannot both read "unused".
-  #claims: Promise<unknown> = Promise.resolve();
 
   constructor(store: Store) {
     this.#store = store;
@@ -181,14 +183,8 @@ export class IdempotencyKeys {
   /** Claims `key` for `team`; false when the team used it before. No key: always true. */
   claim(team: string, key: string | undefined): Promise<boolean> {
     if (key === undefined) return Promise.resolve(true);
-    const id = `${team}\u0000${key}`;
-    const claim = this.#claims.then(async () => {
-      if ((await this.#store.get('idempotency', id)) !== undefined) return false;
-      await this.#store.set('idempotency', id, true, { ttlMs: idempotencyTtlMs });
-      return true;
-    });
-    this.#claims = claim.catch(() => undefined);
-    return claim;
+    // A new owner each time: a second claim of a used key never passes as its holder renewing.
+    return this.#store.claim('idempotency', `${team}\u0000${key}`, randomUUID(), idempotencyTtlMs);
   }
 }
 
