@@ -28,6 +28,7 @@ import { givenOptions, resolveOptions } from '../internal/resolved.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { Baselines } from './baselines.ts';
 import { estimateMonthlyCredits, type MonitorCredits } from './billing.ts';
+import { CheckLeases } from './check-leases.ts';
 import { CheckRunner } from './check-runner.ts';
 import { skippedCheck } from './check-record.ts';
 import {
@@ -130,6 +131,7 @@ export class Monitors {
       searchProviders: options.searchProviders,
       credits: options.credits,
       publicMonitor,
+      leases: new CheckLeases(options.store, this.#owner),
       warn: (message, error) => this.#warn(message, error),
     });
     this.#scheduler = new MonitorScheduler({
@@ -422,7 +424,8 @@ export class Monitors {
     record.updatedAt = now.toISOString();
     await this.#records.putMonitor(record);
     this.#scheduler.plan(record);
-    const runningCheckId = this.#checks.runningCheckOf(id);
+    const runningCheckId =
+      this.#checks.runningCheckOf(id) ?? (await this.#checks.runningElsewhere(record));
     const credits = this.#options.credits;
     const hasCredits = !credits || (await credits.allows(record.team));
     if (runningCheckId || !hasCredits) {
@@ -438,6 +441,8 @@ export class Monitors {
     try {
       for await (const { value: record } of this.#records.allMonitors()) {
         if (!this.#started) return;
+        // Checks whose process died are closed here, not only at a start.
+        await this.#checks.closeInterrupted(record, new Date());
         this.#scheduler.replan(record);
       }
     } catch (error) {
