@@ -121,6 +121,7 @@ function withoutIndex(store: SqliteStore): Store {
     get: (namespace, key) => store.get(namespace, key),
     set: (namespace, key, value, options) => store.set(namespace, key, value, options),
     delete: (namespace, key) => store.delete(namespace, key),
+    claim: (namespace, key, owner, ttlMs) => store.claim(namespace, key, owner, ttlMs),
     list: (namespace, options) => store.list(namespace, options),
     clear: (namespace) => store.clear(namespace),
     close: () => store.close(),

@@ -125,6 +125,32 @@ export function describeStoreContract(
       expect(entries[199]).toEqual({ key: 'k199', value: 199 });
     });
 
+    it('grants a claim to one owner until it expires, renews it for that owner, frees it on delete', async () => {
+      const namespace = ns();
+      expect(await store.claim(namespace, 'run', 'owner-a', 60_000)).toBe(true);
+      expect(await store.claim(namespace, 'run', 'owner-b', 60_000)).toBe(false);
+      expect(await store.claim(namespace, 'run', 'owner-a', 60_000)).toBe(true);
+      expect(await store.get(namespace, 'run')).toBe('owner-a');
+      await store.delete(namespace, 'run');
+      expect(await store.claim(namespace, 'run', 'owner-b', 1)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // An expired claim is taken over.
+      expect(await store.claim(namespace, 'run', 'owner-a', 60_000)).toBe(true);
+      // A plain value that does not expire is never taken.
+      await store.set(namespace, 'kept', 'owner-c');
+      expect(await store.claim(namespace, 'kept', 'owner-a', 60_000)).toBe(false);
+    });
+
+    it('grants one of many concurrent claims of one key', async () => {
+      const namespace = ns();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          store.claim(namespace, 'due', `owner-${index}`, 60_000),
+        ),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
     if (options.reopen) {
       const reopen = options.reopen;
       it('keeps data across close and reopen', async () => {
@@ -149,6 +175,12 @@ export function describeStoreContract(
           expect(keys).toEqual(['job:1', 'job:2']);
           expect(await second.delete(namespace, 'job:1')).toBe(true);
           expect(await first.get(namespace, 'job:1')).toBeUndefined();
+          // Two processes racing for one claim: exactly one wins.
+          const claims = await Promise.all([
+            first.claim(namespace, 'due', 'first', 60_000),
+            second.claim(namespace, 'due', 'second', 60_000),
+          ]);
+          expect(claims.filter(Boolean)).toHaveLength(1);
         } finally {
           await Promise.all([first.close(), second.close()]);
         }

@@ -10,3 +10,5 @@ export { EmailNotifier, digestPages } from './notifier/email.ts';
 export type { EmailNotifierOptions } from './notifier/email.ts';
 export { OpenAiLlmProvider, parseJsonAnswer } from './llm/openai.ts';
 export type { OpenAiLlmProviderOptions } from './llm/openai.ts';
+export { RedisCounters } from './counters/redis.ts';
+export type { RedisCountersOptions } from './counters/redis.ts';

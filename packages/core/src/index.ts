@@ -105,6 +105,12 @@ export type {
   StoreCapabilities,
 } from './interfaces/store.ts';
 export { defaultListLimit, scanStore } from './interfaces/store.ts';
+export type {
+  Counters,
+  CounterAddOptions,
+  CounterFields,
+  CounterHit,
+} from './interfaces/counters.ts';
 export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';

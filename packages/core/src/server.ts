@@ -44,6 +44,8 @@ export { actionSchema, actionsSchema } from './browser/actions.ts';
 
 // The hosted service's business: credits, feedback, the crawl webhook envelope.
 export { CreditLedger } from './credits/index.ts';
+export { WebhookOutboxDrain } from './defaults/webhook-drain.ts';
+export type { WebhookOutboxDrainOptions } from './defaults/webhook-drain.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
 export {
   creditEndpoints,

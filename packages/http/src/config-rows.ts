@@ -1,7 +1,7 @@
 /**
- * The table of settings: each row a key, its environment variable (and aliases), its zod schema
- * with the default, and the sentence the README's configuration table shows (a test compares
- * them). config.ts reads and merges them.
+ * The table of every setting of the server and the CLI: key, environment variable, zod schema
+ * (with its default) and the README's description. config.ts reads and resolves them; the
+ * README's configuration table mirrors these rows (a test compares them).
  */
 import { z } from 'zod';
 import {
@@ -37,7 +37,20 @@ export const configRows = [
     key: 'redisUrl',
     env: 'TRAWL_REDIS_URL',
     schema: z.url({ protocol: /^rediss?$/ }).optional(),
-    description: 'Redis URL of `TRAWL_STORE=redis`.',
+    description:
+      'Redis URL of `TRAWL_STORE=redis`; when set, whatever the store, the team limits (`TRAWL_RATE_LIMIT_PER_MINUTE`, `TRAWL_TEAM_CONCURRENCY`, the credit totals of `TRAWL_TEAM_CREDITS`) are counted there, so every process pointing at it enforces one limit. Unset: each process counts its own.',
+  },
+  {
+    key: 'redisPrefix',
+    env: 'TRAWL_REDIS_PREFIX',
+    schema: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:-]+$/, 'letters, digits and _ . : - only')
+      .default('trawl'),
+    description:
+      'Start of every Redis key Trawl writes (store and limits), so that several deployments can share one Redis.',
   },
   {
     key: 'proxyUrl',
@@ -249,6 +262,13 @@ export const configRows = [
     env: 'TRAWL_WEBHOOK_RETRIES',
     schema: integerFromEnv.min(0).max(10).default(3),
     description: 'Retries of a failed webhook delivery, after 1 s, 2 s, 4 s …',
+  },
+  {
+    key: 'webhookLeaseMs',
+    env: 'TRAWL_WEBHOOK_LEASE_MS',
+    schema: integerFromEnv.min(1000).max(3_600_000).default(30_000),
+    description:
+      'How long a pending webhook delivery stays with the process trying it (renewed while it tries); another process on the same store takes over a delivery whose process died once this has passed.',
   },
   {
     key: 'monitorMinIntervalMinutes',

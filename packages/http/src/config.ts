@@ -28,6 +28,7 @@ const serverKeys = [
   'feedbackOptedOutTeams',
   'webhookSecret',
   'webhookRetries',
+  'webhookLeaseMs',
   'smtpUrl',
   'smtpFrom',
   'llmBaseUrl',
@@ -54,6 +55,7 @@ export interface ServerSettings {
   feedbackOptedOutTeams?: string[];
   webhookSecret?: string;
   webhookRetries: number;
+  webhookLeaseMs: number;
   smtpUrl?: string;
   smtpFrom?: string;
   llmBaseUrl?: string;
@@ -69,10 +71,11 @@ export interface StorageSettings {
   store: 'sqlite' | 'postgres' | 'redis';
   databaseUrl?: string;
   redisUrl?: string;
+  redisPrefix: string;
 }
 
 /** Keys of the rows that choose the store. */
-const storageKeys = ['store', 'databaseUrl', 'redisUrl'] as const;
+const storageKeys = ['store', 'databaseUrl', 'redisUrl', 'redisPrefix'] as const;
 
 /** The resolved settings of one process. */
 export interface TrawlConfig {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from '@redis/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, openStore } from '@trawl/http';
@@ -62,6 +63,46 @@ describe('openStore: the store the configuration chooses', () => {
     expect(await store.get('open-store-test', key)).toBe(42);
     await store.delete('open-store-test', key);
     await store.close();
+  });
+
+  it('writes the Redis store under TRAWL_REDIS_PREFIX', async () => {
+    const prefix = `trawl_test_${randomUUID().replaceAll('-', '')}`;
+    const store = openStore(
+      loadConfig({
+        env: {
+          TRAWL_STORE: 'redis',
+          TRAWL_REDIS_URL: 'redis://127.0.0.1:6379',
+          TRAWL_REDIS_PREFIX: prefix,
+        },
+      }),
+    );
+    const raw = createClient({ url: 'redis://127.0.0.1:6379' });
+    await raw.connect();
+    try {
+      await store.set('open-store-test', 'k', 1, { ttlMs: 60_000 });
+      const keys: string[] = [];
+      for await (const batch of raw.scanIterator({ MATCH: `${prefix}:*`, COUNT: 1000 }))
+        keys.push(...batch);
+      expect(keys.length).toBeGreaterThan(0);
+      await raw.unlink(keys);
+    } finally {
+      raw.destroy();
+      await store.close();
+    }
+  });
+
+  it('refuses a bad Redis prefix and a webhook lease under a second, naming the variable', () => {
+    expect(() => loadConfig({ env: { TRAWL_REDIS_PREFIX: 'two words' } })).toThrow(
+      /TRAWL_REDIS_PREFIX/,
+    );
+    expect(() => loadConfig({ env: { TRAWL_WEBHOOK_LEASE_MS: '10' } })).toThrow(
+      /TRAWL_WEBHOOK_LEASE_MS/,
+    );
+    expect(loadConfig({ env: {} }).server.webhookLeaseMs).toBe(30_000);
+    expect(loadConfig({ env: { TRAWL_WEBHOOK_LEASE_MS: '2000' } }).server.webhookLeaseMs).toBe(
+      2000,
+    );
+    expect(loadConfig({ env: {} }).storage.redisPrefix).toBe('trawl');
   });
 
   it('refuses a shared store without its URL, naming the variable', () => {

@@ -97,6 +97,14 @@ function statements(table: string) {
     list: `SELECT key, value FROM ${table}
       WHERE namespace = $1 AND key LIKE $2 AND ($3::text IS NULL OR key > $3) AND ${live}
       ORDER BY key LIMIT $4`,
+    // Taken when free, expired, or held by the same owner (json keeps its text, so ::text compares
+    // what was written); RETURNING says whether the row was written.
+    claim: `INSERT INTO ${table} AS held (namespace, key, value, expires_at)
+      VALUES ($1, $2, $3::json, now() + $4::double precision * interval '1 millisecond')
+      ON CONFLICT (namespace, key)
+      DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+      WHERE held.expires_at <= now() OR held.value::text = excluded.value::text
+      RETURNING 1 AS taken`,
     clear: `DELETE FROM ${table} WHERE namespace = $1`,
     // Bounded, and by ctid so that a row rewritten since the inner select is left alone.
     sweep: `DELETE FROM ${table}
@@ -241,6 +249,17 @@ export class PostgresStore implements Store {
     this.#assertNames(namespace, key);
     const rows = await this.#query<{ live: boolean }>('delete', this.#sql.delete, [namespace, key]);
     return rows[0]?.live === true;
+  }
+
+  async claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    this.#assertNames(namespace, key);
+    const rows = await this.#query('claim', this.#sql.claim, [
+      namespace,
+      key,
+      JSON.stringify(owner),
+      Math.max(1, ttlMs),
+    ]);
+    return rows.length > 0;
   }
 
   async list<T>(namespace: string, options?: StoreListOptions): Promise<StoreEntry<T>[]> {

@@ -13,7 +13,7 @@ export interface Script {
   sha: string;
 }
 
-function script(source: string): Script {
+export function script(source: string): Script {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
 
@@ -32,6 +32,20 @@ else
   redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 end
 return redis.call('ZRANGE', KEYS[3], '-inf', ARGV[5], 'BYSCORE', 'LIMIT', 0, ${sweepSize})
+`);
+
+/**
+ * Writes a claim when its key is free or already holds the same owner, with its index members.
+ * KEYS: value key, index, expiry index. ARGV: key, owner JSON, ttl ms, expiry score.
+ * Returns 1 when written, 0 when another owner holds it (Redis has dropped an expired value).
+ */
+export const claimScript = script(`
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+return 1
 `);
 
 /**

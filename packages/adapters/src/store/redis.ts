@@ -28,11 +28,10 @@
  * `<` except when characters above U+FFFF meet ones in U+E000–U+FFFF (SqliteStore orders alike).
  * Needs Redis 6.2 or later (ZRANGE BYLEX/BYSCORE with LIMIT, RESP3).
  */
-import { createClient } from '@redis/client';
-import { StoreError, TrawlError, ValidationError } from '@trawl/core';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '@trawl/core';
-import { assertName, limitOf, reasonOf, toJson, ttlOf } from './input.ts';
-import { deleteScript, dropScript, pruneScript, setScript, type Script } from './redis-scripts.ts';
+import { RedisConnection, type RedisClient } from '../redis/connection.ts';
+import { assertName, limitOf, toJson, ttlOf } from './input.ts';
+import { claimScript, deleteScript, dropScript, pruneScript, setScript } from './redis-scripts.ts';
 
 /** Options of `RedisStore`. */
 export interface RedisStoreOptions {
@@ -70,31 +69,6 @@ const defaults = {
 /** Members read per round trip by `list` and `clear`: bounds memory and Redis's busy time. */
 const pageSize = 1000;
 
-/** Opens a node-redis client; a function so that its exact client type can be named. */
-function newClient(options: {
-  url: string;
-  connectTimeoutMs: number;
-  shouldReconnect: () => boolean;
-}) {
-  return createClient({
-    url: options.url,
-    // Fail calls at once while the connection is down, instead of queueing them without bound;
-    // the caller gets STORE_UNAVAILABLE (retryable) and the client reconnects in the background.
-    disableOfflineQueue: true,
-    socket: {
-      // Bounds the TCP connect of reconnections; the first connect has its own timer (see #open).
-      connectTimeout: options.connectTimeoutMs,
-      // Before the first connection succeeds, give up at once so the caller hears why; after it,
-      // retry forever with capped backoff, because a server restart must not kill a long-running
-      // store.
-      reconnectStrategy: (retries: number) =>
-        options.shouldReconnect() ? Math.min(50 * 2 ** retries, 2000) : false,
-    },
-  });
-}
-
-type RedisClient = ReturnType<typeof newClient>;
-
 /** The Redis keys of one namespace. */
 interface NamespaceKeys {
   index: string;
@@ -113,47 +87,26 @@ interface NamespaceKeys {
  */
 export class RedisStore implements Store {
   readonly capabilities = { persistent: true, shared: true };
-  readonly #url: string;
   readonly #prefix: string;
-  readonly #connectTimeoutMs: number;
-  readonly #commandTimeoutMs: number;
-  /** `host:port` for messages: the URL may hold a password, so it is never quoted whole. */
-  readonly #target: string;
-  #client: RedisClient | undefined;
-  #opening: Promise<RedisClient> | undefined;
-  /** The last error the client reported in the background, to explain the next failure. */
-  #lastError: unknown;
-  #closed = false;
+  readonly #redis: RedisConnection;
 
   /** @throws ValidationError (BAD_REQUEST) when `url` is not a redis:// or rediss:// URL. */
   constructor(options: RedisStoreOptions = {}) {
-    this.#url = options.url ?? defaults.url;
     this.#prefix = options.prefix ?? defaults.prefix;
-    this.#connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs;
-    this.#commandTimeoutMs = options.commandTimeoutMs ?? defaults.commandTimeoutMs;
-    let parsed: URL;
-    try {
-      parsed = new URL(this.#url);
-    } catch (error) {
-      throw new ValidationError(
-        'The Redis URL is not a valid URL; expected redis://host:port or rediss://host:port',
-        { cause: error },
-      );
-    }
-    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
-      throw new ValidationError(
-        `The Redis URL has protocol ${parsed.protocol}; expected redis: or rediss:`,
-      );
-    }
-    this.#target = `${parsed.hostname}:${parsed.port || '6379'}`;
+    this.#redis = new RedisConnection({
+      url: options.url ?? defaults.url,
+      connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
+      commandTimeoutMs: options.commandTimeoutMs ?? defaults.commandTimeoutMs,
+      name: 'Redis store',
+    });
     assertName('prefix', this.#prefix, { allowNul: true });
   }
 
   async get<T>(namespace: string, key: string): Promise<T | undefined> {
     const keys = this.#keys(namespace);
     assertName('key', key, { allowNul: true });
-    return this.#run('read', async (client) => {
-      const json = await this.#call(client, client.get(keys.value + key));
+    return this.#redis.run('read', async (client) => {
+      const json = await this.#redis.call(client, client.get(keys.value + key));
       return json === null ? undefined : (JSON.parse(json) as T);
     });
   }
@@ -173,11 +126,11 @@ export class RedisStore implements Store {
       await this.delete(namespace, key);
       return;
     }
-    return this.#run('write', async (client) => {
+    return this.#redis.run('write', async (client) => {
       // Expiry scores use this process's clock, but they only pick candidates: pruneScript checks
       // each against Redis's own expiry, so clock skew between writers cannot drop a live key.
       const now = Date.now();
-      const due = (await this.#eval(
+      const due = (await this.#redis.eval(
         client,
         setScript,
         [keys.value + key, keys.index, keys.expiry],
@@ -199,14 +152,29 @@ export class RedisStore implements Store {
   async delete(namespace: string, key: string): Promise<boolean> {
     const keys = this.#keys(namespace);
     assertName('key', key, { allowNul: true });
-    return this.#run('delete', async (client) => {
-      const deleted = await this.#eval(
+    return this.#redis.run('delete', async (client) => {
+      const deleted = await this.#redis.eval(
         client,
         deleteScript,
         [keys.value + key, keys.index, keys.expiry],
         [key],
       );
       return deleted === 1;
+    });
+  }
+
+  async claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const keys = this.#keys(namespace);
+    assertName('key', key, { allowNul: true });
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    return this.#redis.run('write', async (client) => {
+      const taken = await this.#redis.eval(
+        client,
+        claimScript,
+        [keys.value + key, keys.index, keys.expiry],
+        [key, JSON.stringify(owner), String(ttl), String(Date.now() + ttl)],
+      );
+      return taken === 1;
     });
   }
 
@@ -228,18 +196,18 @@ export class RedisStore implements Store {
     // and before every other key that sorts after them.
     const max =
       prefix === '' ? '+' : Buffer.concat([Buffer.from(`(${prefix}`), Buffer.from([0xff])]);
-    return this.#run('list', async (client) => {
+    return this.#redis.run('list', async (client) => {
       const entries: StoreEntry<T>[] = [];
       // Index members whose value has expired take a slot in a page but yield no entry, so keep
       // reading until the page is full or the range is exhausted.
       while (entries.length < limit) {
         const count = Math.min(limit - entries.length, pageSize);
-        const members = await this.#call(
+        const members = await this.#redis.call(
           client,
           client.zRange(keys.index, min, max, { BY: 'LEX', LIMIT: { offset: 0, count } }),
         );
         if (members.length === 0) break;
-        const values = await this.#call(
+        const values = await this.#redis.call(
           client,
           client.mGet(members.map((member) => keys.value + member)),
         );
@@ -260,18 +228,18 @@ export class RedisStore implements Store {
 
   async clear(namespace: string): Promise<void> {
     const keys = this.#keys(namespace);
-    return this.#run('clear', async (client) => {
+    return this.#redis.run('clear', async (client) => {
       // In pages, so a large namespace never blocks Redis for long. The cursor moves forward, so
       // keys written behind it while clearing survive, as if written just after the clear.
       let min = '-';
       for (;;) {
-        const members = await this.#call(
+        const members = await this.#redis.call(
           client,
           client.zRange(keys.index, min, '+', { BY: 'LEX', LIMIT: { offset: 0, count: pageSize } }),
         );
         const last = members.at(-1);
         if (last === undefined) break;
-        await this.#eval(
+        await this.#redis.eval(
           client,
           dropScript,
           [keys.index, keys.expiry, ...members.map((member) => keys.value + member)],
@@ -284,23 +252,7 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    // A connect in progress either fails on its own timer or sees #closed and closes its client.
-    await this.#opening?.catch(() => undefined);
-    const client = this.#client;
-    this.#client = undefined;
-    if (!client) return;
-    // close() lets commands already sent receive their replies, but only for as long as any one
-    // command may take.
-    const timer = setTimeout(() => client.destroy(), this.#commandTimeoutMs);
-    try {
-      await client.close();
-    } catch {
-      client.destroy();
-    } finally {
-      clearTimeout(timer);
-    }
+    await this.#redis.close();
   }
 
   /** Checks a namespace and names its Redis keys. */
@@ -312,117 +264,11 @@ export class RedisStore implements Store {
 
   /** Drops the index members of entries whose value is gone. */
   async #prune(client: RedisClient, keys: NamespaceKeys, members: string[]): Promise<void> {
-    await this.#eval(
+    await this.#redis.eval(
       client,
       pruneScript,
       [keys.index, keys.expiry, ...members.map((member) => keys.value + member)],
       members,
     );
-  }
-
-  /** Runs a script by SHA1, sending its body only when the server has not cached it yet. */
-  async #eval(
-    client: RedisClient,
-    { source, sha }: Script,
-    keys: string[],
-    args: string[],
-  ): Promise<unknown> {
-    try {
-      return await this.#call(client, client.evalSha(sha, { keys, arguments: args }));
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return this.#call(client, client.eval(source, { keys, arguments: args }));
-    }
-  }
-
-  /**
-   * Bounds one command by `commandTimeoutMs`. node-redis times out only commands still waiting to
-   * be written, never one whose reply is late, so a server that stops answering would hang every
-   * caller. Replies arrive in order, so a late one means the connection is stuck: drop it, and
-   * the next call connects afresh.
-   */
-  async #call<T>(client: RedisClient, command: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        if (this.#client === client) this.#client = undefined;
-        client.destroy();
-        reject(new Error(`no reply within commandTimeoutMs (${this.#commandTimeoutMs} ms)`));
-      }, this.#commandTimeoutMs);
-    });
-    try {
-      return await Promise.race([command, late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Runs an operation on a connected client, turning every failure into STORE_UNAVAILABLE. */
-  async #run<T>(action: string, operation: (client: RedisClient) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new StoreError('The Redis store is closed; open a new RedisStore');
-    let client: RedisClient;
-    try {
-      client = this.#client ?? (await (this.#opening ??= this.#open()));
-    } catch (error) {
-      throw this.#failure(`Cannot connect to Redis at ${this.#target}`, error);
-    }
-    try {
-      return await operation(client);
-    } catch (error) {
-      throw this.#failure(`Redis store at ${this.#target} failed to ${action}`, error);
-    }
-  }
-
-  /** Connects a new client, bounded by `connectTimeoutMs` from start to ready. */
-  async #open(): Promise<RedisClient> {
-    let isReady = false;
-    let hasTimedOut = false;
-    const client = newClient({
-      url: this.#url,
-      connectTimeoutMs: this.#connectTimeoutMs,
-      shouldReconnect: () => isReady && !this.#closed,
-    });
-    // node-redis reports connection trouble as 'error' events; an EventEmitter without a listener
-    // would crash the process on the first one. Calls fail on their own, so only remember it.
-    client.on('error', (error: unknown) => {
-      this.#lastError = error;
-    });
-    client.on('ready', () => {
-      this.#lastError = undefined;
-    });
-    // node-redis's connectTimeout covers the TCP connect only; a server that accepts but never
-    // answers would stall the handshake forever without this timer.
-    const timer = setTimeout(() => {
-      hasTimedOut = true;
-      client.destroy();
-    }, this.#connectTimeoutMs);
-    try {
-      await client.connect();
-      isReady = true;
-    } catch (error) {
-      if (client.isOpen) client.destroy();
-      if (!hasTimedOut) throw error;
-      throw new Error(`no answer within connectTimeoutMs (${this.#connectTimeoutMs} ms)`, {
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
-      this.#opening = undefined;
-    }
-    if (this.#closed) {
-      client.destroy();
-      throw new StoreError('The Redis store is closed; open a new RedisStore');
-    }
-    this.#client = client;
-    return client;
-  }
-
-  /** Wraps a client error, keeping errors that already carry a code. */
-  #failure(message: string, error: unknown): TrawlError {
-    if (error instanceof TrawlError) return error;
-    let reason = reasonOf(error);
-    const background = this.#lastError === undefined ? undefined : reasonOf(this.#lastError);
-    if (background !== undefined && background !== reason) reason += ` (${background})`;
-    return new StoreError(`${message}: ${reason}`, { cause: error });
   }
 }

@@ -158,4 +158,28 @@ describe.each(backends)('monitors on %s', (_name, makeStore) => {
       await reopened.close();
     }
   });
+
+  it('leaves a check another live process runs alone when a second process starts', async () => {
+    site.set('/slow', { title: 'Slow', text: 'Takes a while', delayMs: 1500 });
+    const monitor = await service.create({
+      name: 'Busy elsewhere',
+      schedule: { text: 'every day at 9am' },
+      targets: [{ type: 'scrape', urls: [`${site.url}/slow`] }],
+    });
+    const running = await service.run(monitor.id);
+    // A second process on the same store starts while the first one's check runs.
+    const otherStore = makeStore();
+    const other = new MonitorService({ store: otherStore, config });
+    try {
+      await other.start();
+      const [seen] = await other.checks(monitor.id);
+      expect(seen?.id).toBe(running.id);
+      expect(['queued', 'running']).toContain(seen?.status);
+      const final = await service.waitForCheck(monitor.id, running.id);
+      expect(final.status).toBe('completed');
+    } finally {
+      await other.stop();
+      await otherStore.close();
+    }
+  });
 });

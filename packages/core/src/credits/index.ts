@@ -5,6 +5,7 @@
  * reads it. With no credit limit configured nothing is ever refused, but the ledger is still kept.
  */
 import { ValidationError } from '../errors.ts';
+import type { Counters } from '../interfaces/counters.ts';
 import { scanStore, type Store } from '../interfaces/store.ts';
 import { timeOrderedId, uuidTimePrefix } from '../internal/uuid.ts';
 import { parseOrThrow } from '../internal/zod.ts';
@@ -63,17 +64,26 @@ const jobsNamespace = 'credit-jobs';
 const entryRetentionMs = daysMs(365);
 /** Per-job totals outlive the job records (30 days) that feedback checks against. */
 const jobTotalsRetentionMs = daysMs(31);
+/**
+ * Shared totals live this long after a team's last charge; then the next charge starts them
+ * again from the store's copy.
+ */
+const sharedTotalsTtlMs = daysMs(7);
 
 /** Store keys never hold a team name as is: a '/' in it must not split the key. */
 const teamKey = (team: string) => encodeURIComponent(team);
+/** The team's totals among the shared counters. */
+const sharedKey = (team: string) => `credits:${teamKey(team)}`;
 
 /**
  * Credits per team, kept in the Store.
  *
  * @remarks
  * Writes go one at a time within this object, so concurrent debits and refunds of one process
- * never lose an update. The Store offers no transactions across keys, so two processes sharing
- * one store (Redis, PostgreSQL) can race on a team's totals; run one ledger writer per store.
+ * never lose an update. The Store offers no transactions across keys, so processes sharing one
+ * store need shared `Counters` (Redis) for the team totals: each charge is then one atomic add
+ * there, and the store keeps a copy that seeds them again should they expire. Without counters,
+ * two processes sharing a store can race on a team's totals.
  *
  * @example
  * const ledger = new CreditLedger(store, { perTeam: 500, prices: { scrape: 1, crawl: 1 } });
@@ -86,12 +96,17 @@ export class CreditLedger {
   readonly #store: Store;
   readonly #perTeam: number | undefined;
   readonly #prices: CreditPrices;
+  readonly #counters: Counters | undefined;
   #writes: Promise<unknown> = Promise.resolve();
 
-  /** @throws BAD_REQUEST for invalid options */
-  constructor(store: Store, options: CreditLedgerOptions = {}) {
+  /**
+   * `counters`: where the team totals are added up when several processes share the store.
+   * @throws BAD_REQUEST for invalid options
+   */
+  constructor(store: Store, options: CreditLedgerOptions = {}, counters?: Counters) {
     const resolved = parseOrThrow(creditLedgerOptionsSchema, options, 'credit ledger options');
     this.#store = store;
+    this.#counters = counters;
     this.#perTeam = resolved.perTeam;
     this.#prices = Object.freeze(resolved.prices);
   }
@@ -195,6 +210,12 @@ export class CreditLedger {
   }
 
   async #balance(team: string): Promise<JobCharges> {
+    const shared = await this.#counters?.read(sharedKey(team));
+    if (shared) return { debited: shared['debited'] ?? 0, refunded: shared['refunded'] ?? 0 };
+    return this.#storedBalance(team);
+  }
+
+  async #storedBalance(team: string): Promise<JobCharges> {
     return (
       (await this.#store.get<JobCharges>(balancesNamespace, teamKey(team))) ?? {
         debited: 0,
@@ -224,8 +245,17 @@ export class CreditLedger {
     await this.#store.set(entriesNamespace, `${teamKey(team)}/${entry.id}`, entry, {
       ttlMs: entryRetentionMs,
     });
-    const balance = await this.#balance(team);
-    balance[field] += credits;
+    let balance = await this.#storedBalance(team);
+    if (this.#counters) {
+      const totals = await this.#counters.add(
+        sharedKey(team),
+        { [field]: credits },
+        { ttlMs: sharedTotalsTtlMs, seed: { ...balance } },
+      );
+      balance = { debited: totals['debited'] ?? 0, refunded: totals['refunded'] ?? 0 };
+    } else {
+      balance[field] += credits;
+    }
     await this.#store.set(balancesNamespace, teamKey(team), balance);
     if (reference.jobId !== undefined) {
       const job = await this.jobCharges(team, reference.jobId);

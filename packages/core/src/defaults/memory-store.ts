@@ -77,6 +77,18 @@ export class MemoryStore implements Store {
     });
   }
 
+  claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.#run(() => {
+      const json = JSON.stringify(owner);
+      const held = this.#live(namespace, key);
+      if (held && held.json !== json) return false;
+      let entries = this.#namespaces.get(namespace);
+      if (!entries) this.#namespaces.set(namespace, (entries = new Map<string, MemoryEntry>()));
+      entries.set(key, { json, expiresAt: Date.now() + ttlMs });
+      return true;
+    });
+  }
+
   clear(namespace: string): Promise<void> {
     return this.#run(() => {
       this.#namespaces.delete(namespace);

@@ -100,6 +100,7 @@ export class SqliteStore implements Store {
   readonly #db: DatabaseSync;
   readonly #get: StatementSync;
   readonly #set: StatementSync;
+  readonly #claim: StatementSync;
   readonly #delete: StatementSync;
   readonly #list: StatementSync;
   readonly #listAfter: StatementSync;
@@ -130,6 +131,11 @@ export class SqliteStore implements Store {
     );
     this.#set = this.#db.prepare(
       'INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
+    );
+    // Takes the row only when it is free, expired or held by the same owner: one statement, so
+    // two processes on one file cannot both win (SQLite serialises writers).
+    this.#claim = this.#db.prepare(
+      'INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ? OR kv.value = excluded.value',
     );
     this.#delete = this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?');
     this.#list = this.#db.prepare(listStatements.from);
@@ -199,6 +205,14 @@ export class SqliteStore implements Store {
         if (!last || rows.length < limit) return entries;
         after = last.key;
       }
+    });
+  }
+
+  claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.#run(() => {
+      const now = Date.now();
+      const result = this.#claim.run(namespace, key, JSON.stringify(owner), now + ttlMs, now);
+      return Number(result.changes) > 0;
     });
   }
 

@@ -8,7 +8,7 @@
  * `WebhookNotifier` is the monitors' Notifier on top of it: `monitor.page` once per page of
  * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Store } from '../interfaces/store.ts';
@@ -69,6 +69,12 @@ export interface WebhookSettings {
   retryBaseMs?: number;
   /** Per attempt, in ms (as the hosted service). @default 10000 */
   timeoutMs?: number;
+  /**
+   * How long a pending delivery stays this sender's after its last renewal (renewed every third
+   * of it while the sender holds it): another process sharing the store takes over a delivery
+   * whose sender died once this has passed. @default 30000
+   */
+  leaseMs?: number;
   /** Deliver to loopback and private addresses too; otherwise such deliveries are skipped. @default false */
   allowPrivateTargets?: boolean;
   /**
@@ -108,6 +114,10 @@ export class WebhookSender {
   readonly #outbox: WebhookOutbox;
   /** Outbox keys this sender queued itself (resumePending() skips them). */
   readonly #queued = new Set<string>();
+  /** This sender's name on the leases of the deliveries it holds. */
+  readonly #owner = randomUUID();
+  /** Renews the leases of the held deliveries while there are any. */
+  #renewing: NodeJS.Timeout | undefined;
   /** Aborts on close(): retries waiting and attempts in flight stop at once. */
   readonly #closing = new AbortController();
   #sequence = 0;
@@ -119,6 +129,7 @@ export class WebhookSender {
       retries: settings.retries ?? 3,
       retryBaseMs: settings.retryBaseMs ?? 1000,
       timeoutMs: settings.timeoutMs ?? 10_000,
+      leaseMs: settings.leaseMs ?? 30_000,
       allowPrivateTargets: settings.allowPrivateTargets ?? false,
       ...(settings.secret ? { secret: settings.secret } : {}),
     };
@@ -139,29 +150,74 @@ export class WebhookSender {
     jobId: string,
     payload: WebhookPayload,
   ): Promise<WebhookDelivery | undefined> {
-    if (!eventMatches(config.events, event)) return Promise.resolve(undefined);
-    const pending: PendingDelivery = { config, event, jobId, payload };
-    // Recorded at once, before the job's earlier deliveries are done, so a stop loses nothing.
-    const key = this.#outbox.add(pending).then((added) => {
-      if (added !== undefined) this.#queued.add(added);
-      return added;
-    });
-    return this.#enqueue(jobId, async () => this.#settle(await key, pending));
+    return this.#queue(config, event, jobId, payload).delivered;
   }
 
   /**
-   * Queues again the deliveries a previous process left pending in the store (stopped during a
-   * retry, or crashed), oldest first, each with its full retry budget. Resolves with how many.
+   * Queues `event` as `send` does, resolving as soon as the outbox in the store holds it (or
+   * could not keep it: it is still tried), not when it is delivered: what acknowledges an event
+   * (a job's start answer, its final status) waits for this, so a crash after it loses nothing.
+   */
+  async post(
+    config: WebhookConfig,
+    event: string,
+    jobId: string,
+    payload: WebhookPayload,
+  ): Promise<void> {
+    await this.#queue(config, event, jobId, payload).recorded;
+  }
+
+  #queue(config: WebhookConfig, event: string, jobId: string, payload: WebhookPayload) {
+    if (!eventMatches(config.events, event))
+      return { recorded: Promise.resolve(), delivered: Promise.resolve(undefined) };
+    const pending: PendingDelivery = { config, event, jobId, payload };
+    // Recorded at once, before the job's earlier deliveries are done, so a stop loses nothing.
+    const key = this.#outbox.add(pending, this.#owner, this.#settings.leaseMs).then((added) => {
+      if (added !== undefined) this.#hold(added);
+      return added;
+    });
+    const delivered = this.#enqueue(jobId, async () => this.#settle(await key, pending));
+    return { recorded: key, delivered };
+  }
+
+  /**
+   * Queues the deliveries pending in the store that no live sender holds (a previous process
+   * stopped during a retry or crashed; another process sharing the store died), oldest first,
+   * each with its full retry budget, leased to this sender. Resolves with how many.
+   * `WebhookOutboxDrain` calls this now and then.
    */
   async resumePending(): Promise<number> {
     let count = 0;
     for await (const { key, value } of this.#outbox.pending()) {
+      if (this.#closing.signal.aborted) break;
       if (this.#queued.has(key)) continue;
-      this.#queued.add(key);
+      if (!(await this.#outbox.lease(key, this.#owner, this.#settings.leaseMs))) continue;
+      this.#hold(key);
       count += 1;
       void this.#enqueue(value.jobId, () => this.#settle(key, value));
     }
     return count;
+  }
+
+  /** The lease of a pending delivery, in ms (`WebhookOutboxDrain` drains at a third of it). */
+  get leaseMs(): number {
+    return this.#settings.leaseMs;
+  }
+
+  /** Marks a delivery as held here and keeps its lease alive until it is settled. */
+  #hold(key: string): void {
+    this.#queued.add(key);
+    if (this.#renewing) return;
+    this.#renewing = setInterval(() => {
+      if (this.#queued.size === 0) {
+        clearInterval(this.#renewing);
+        this.#renewing = undefined;
+        return;
+      }
+      for (const held of this.#queued)
+        void this.#outbox.lease(held, this.#owner, this.#settings.leaseMs);
+    }, this.#settings.leaseMs / 3);
+    this.#renewing.unref();
   }
 
   /**
@@ -172,6 +228,11 @@ export class WebhookSender {
   async close(): Promise<void> {
     this.#closing.abort();
     await this.idle();
+    clearInterval(this.#renewing);
+    this.#renewing = undefined;
+    // What was not delivered is left to the next process at once, not after the lease.
+    await Promise.all([...this.#queued].map((key) => this.#outbox.release(key)));
+    this.#queued.clear();
   }
 
   /** Runs `task` after the job's earlier deliveries: one job's events go out in order. */

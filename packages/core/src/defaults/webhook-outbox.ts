@@ -1,13 +1,17 @@
 /**
  * The webhook deliveries not yet settled, kept in the Store as crawls are: a delivery is written
- * here before it is first tried and removed once it is delivered or out of retries. What is left
- * when a process stops (a shutdown cuts retries short, a crash cuts everything) is sent again by
- * the next process on the same store (`WebhookSender.resumePending()`), in the order it was sent.
+ * here before it is first tried and removed once it is delivered or out of retries. Each entry
+ * carries a lease (a `Store.claim` beside it) held by the sender trying it and renewed while it
+ * tries: another process sharing the store takes over an entry only once its lease has expired
+ * (its sender died) or was released (its sender stopped), so two processes never deliver one
+ * entry at once, and nothing a crash cut short is lost (`WebhookOutboxDrain` sends it again).
  */
 import { scanStore, type Store } from '../interfaces/store.ts';
 import type { WebhookConfig, WebhookPayload } from './webhook-notifier.ts';
 
 const namespace = 'webhook-outbox';
+/** The leases of the entries, under the entries' keys. */
+const leases = 'webhook-outbox-leases';
 
 /** A delivery waiting to be (re)tried. */
 export interface PendingDelivery {
@@ -27,14 +31,20 @@ export class WebhookOutbox {
   }
 
   /**
-   * Records a delivery; resolves with its key, or undefined when the store could not keep it
-   * (the delivery is still tried, it just would not survive a restart).
+   * Records a delivery, leased to `owner` for `leaseMs` (the lease first, so that no other
+   * process sees it unleased); resolves with its key, or undefined when the store could not keep
+   * it (the delivery is still tried, it just would not survive a restart).
    */
-  async add(delivery: PendingDelivery): Promise<string | undefined> {
+  async add(
+    delivery: PendingDelivery,
+    owner: string,
+    leaseMs: number,
+  ): Promise<string | undefined> {
     this.#sequence += 1;
     // Time, then a per-process counter: keys sort in send order (scanStore reads in key order).
     const key = `${Date.now().toString().padStart(15, '0')}-${process.pid}-${this.#sequence.toString().padStart(9, '0')}`;
     try {
+      await this.#store.claim(leases, key, owner, leaseMs);
       await this.#store.set(namespace, key, delivery);
       return key;
     } catch {
@@ -42,9 +52,21 @@ export class WebhookOutbox {
     }
   }
 
-  /** Forgets a settled delivery. Never throws (a closed store leaves it for the next start). */
+  /** Takes or renews the lease of an entry; false when another live owner holds it. */
+  async lease(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    return this.#store.claim(leases, key, owner, leaseMs).catch(() => false);
+  }
+
+  /** Gives a lease up, so the next process takes the entry at once. Never throws. */
+  async release(key: string): Promise<void> {
+    await this.#store.delete(leases, key).catch(() => undefined);
+  }
+
+  /** Forgets a settled delivery and its lease. Never throws (a closed store leaves it for the next start). */
   async remove(key: string | undefined): Promise<void> {
-    if (key !== undefined) await this.#store.delete(namespace, key).catch(() => undefined);
+    if (key === undefined) return;
+    await this.#store.delete(namespace, key).catch(() => undefined);
+    await this.release(key);
   }
 
   /** The pending deliveries, oldest first. */

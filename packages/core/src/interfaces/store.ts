@@ -21,6 +21,13 @@ export interface Store {
   delete(namespace: string, key: string): Promise<boolean>;
   /** Lists live entries whose key starts with `prefix`, in ascending key order, after the key `after`. */
   list<T>(namespace: string, options?: StoreListOptions): Promise<StoreEntry<T>[]>;
+  /**
+   * Writes `owner` under `key` for `ttlMs` only if the key is absent, expired, or already holds
+   * `owner` (its holder renewing the claim); resolves `true` when written. Atomic across every
+   * process sharing the store: the one primitive of claims and leases (a monitor's due run, a
+   * webhook delivery). Release a claim with `delete`.
+   */
+  claim(namespace: string, key: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Removes every key of the namespace. Idempotent. */
   clear(namespace: string): Promise<void>;
   /** Releases connections and file handles; the store is unusable afterwards. Idempotent. */

@@ -13,6 +13,7 @@ import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { KeyedQueue } from '../internal/keyed-queue.ts';
 import { Semaphore } from '../internal/semaphore.ts';
 import { Baselines } from './baselines.ts';
+import type { CheckLeases } from './check-leases.ts';
 import {
   chargeCheck,
   estimatedCreditsPerRun,
@@ -38,6 +39,8 @@ export interface CheckRunnerOptions {
   credits?: MonitorCredits | undefined;
   /** The resource a check is run for (the record without what only the store needs). */
   publicMonitor: (record: MonitorRecord) => Monitor;
+  /** Who runs which check, when processes share the store. */
+  leases: CheckLeases;
   warn: (message: string, error?: unknown) => void;
 }
 
@@ -85,6 +88,7 @@ export class CheckRunner {
       billed: this.#options.credits !== undefined,
     });
     await records.putCheck(check);
+    const release = await this.#options.leases.hold(check.id);
     record.currentCheckId = check.id;
     record.updatedAt = check.createdAt;
     await records.putMonitor(record);
@@ -92,17 +96,22 @@ export class CheckRunner {
     let resolveDone!: (check: MonitorCheck) => void;
     const done = new Promise<MonitorCheck>((resolve) => (resolveDone = resolve));
     this.#running.set(record.id, { checkId: check.id, abort, done });
-    void this.#execute(record.id, check, abort.signal).then(
-      (final) => {
-        this.#running.delete(record.id);
-        resolveDone(final);
-      },
-      (error: unknown) => {
-        this.#running.delete(record.id);
-        this.#options.warn(`check ${check.id} of monitor ${record.id} failed unexpectedly`, error);
-        resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
-      },
-    );
+    void this.#execute(record.id, check, abort.signal)
+      .finally(release)
+      .then(
+        (final) => {
+          this.#running.delete(record.id);
+          resolveDone(final);
+        },
+        (error: unknown) => {
+          this.#running.delete(record.id);
+          this.#options.warn(
+            `check ${check.id} of monitor ${record.id} failed unexpectedly`,
+            error,
+          );
+          resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
+        },
+      );
     return check;
   }
 
@@ -134,10 +143,21 @@ export class CheckRunner {
     if (!record.currentCheckId || this.#running.has(record.id)) return;
     const check = await records.getCheck(record.id, record.currentCheckId);
     if (!check || (check.status !== 'queued' && check.status !== 'running')) return;
+    // On a shared store, a check another live process runs is not interrupted.
+    if (!(await this.#options.leases.takeOver(check.id))) return;
     await new Baselines(records).discard(record.id, check.id);
     await records.putCheck(
       failedCheck(check, 'The check was interrupted: the process stopped before it finished.', now),
     );
+    await this.#options.leases.release(check.id);
+  }
+
+  /** The monitor's current check when another live process runs it (shared stores only). */
+  async runningElsewhere(record: MonitorRecord): Promise<string | undefined> {
+    const checkId = record.currentCheckId;
+    if (!checkId || !(await this.#options.leases.isHeldElsewhere(checkId))) return undefined;
+    const check = await this.#options.records.getCheck(record.id, checkId);
+    return check && (check.status === 'queued' || check.status === 'running') ? checkId : undefined;
   }
 
   /** Waits for a slot, runs the check, and folds its outcome into the monitor. */

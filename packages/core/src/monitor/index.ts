@@ -10,9 +10,11 @@
  *
  * At `start()` a monitor whose run fell while the process was down runs once (no storm of
  * missed runs) and checks left `queued`/`running` by a crash are closed as failed. Paused
- * monitors never run. One process should run the scheduler of a store: two schedulers sharing a
- * Redis or PostgreSQL store would both run every monitor.
+ * monitors never run. Any number of processes may run the scheduler of one shared store (Redis,
+ * PostgreSQL): each due time of a monitor is claimed in the store (`Store.claim`), so exactly one
+ * of them runs it, and each re-reads the monitors now and then to plan those another created.
  */
+import { randomUUID } from 'node:crypto';
 import { resolveEngineConfig, type EngineConfig } from '../config.ts';
 import { ConflictError, NotFoundError, PaymentRequiredError, ValidationError } from '../errors.ts';
 import type { Fetcher } from '../interfaces/fetcher.ts';
@@ -21,10 +23,12 @@ import type { Notifier } from '../interfaces/notifier.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
 import { KeyedQueue } from '../internal/keyed-queue.ts';
+import { dayMs } from '../internal/time.ts';
 import { givenOptions, resolveOptions } from '../internal/resolved.ts';
 import { parseOrThrow } from '../internal/zod.ts';
 import { Baselines } from './baselines.ts';
 import { estimateMonthlyCredits, type MonitorCredits } from './billing.ts';
+import { CheckLeases } from './check-leases.ts';
 import { CheckRunner } from './check-runner.ts';
 import { skippedCheck } from './check-record.ts';
 import {
@@ -51,6 +55,16 @@ import type { Monitor, MonitorCheck, MonitorCheckDetail } from './types.ts';
 
 export type { MonitorCredits } from './billing.ts';
 export type { MonitorSchedule } from './schedule.ts';
+
+/** Where the due runs are claimed: one entry per monitor and due time. */
+const runClaims = 'monitor-run-claims';
+/** A due time's claim outlives any clock skew or slow fire between the processes. */
+const runClaimTtlMs = dayMs;
+/**
+ * How often a scheduler on a shared store re-reads the monitors: a monitor another process
+ * created is planned here within this time (the minimum schedule interval is a minute).
+ */
+const rescanMs = 30_000;
 
 /** What the monitors are built from. */
 export interface MonitorsOptions {
@@ -81,12 +95,6 @@ export interface MonitorScope {
   team?: string;
 }
 
-/** Who a call acts for: monitors belong to a team and are invisible to others. */
-export interface MonitorScope {
-  /** @default 'default' */
-  team?: string;
-}
-
 /** Monitors over a Store: CRUD, checks, and the scheduler (`new Monitors({ store, notifiers, llm })`). */
 export class Monitors {
   readonly #records: MonitorRecords;
@@ -98,6 +106,10 @@ export class Monitors {
   readonly #queue = new KeyedQueue();
   readonly #checks: CheckRunner;
   readonly #scheduler: MonitorScheduler;
+  /** This instance's name in the run claims of a shared store. */
+  readonly #owner = randomUUID();
+  /** Re-reads the store's monitors when it is shared, so those another process made are planned. */
+  #rescan: NodeJS.Timeout | undefined;
 
   constructor(options: MonitorsOptions) {
     this.#options = options;
@@ -119,6 +131,7 @@ export class Monitors {
       searchProviders: options.searchProviders,
       credits: options.credits,
       publicMonitor,
+      leases: new CheckLeases(options.store, this.#owner),
       warn: (message, error) => this.#warn(message, error),
     });
     this.#scheduler = new MonitorScheduler({
@@ -314,7 +327,12 @@ export class Monitors {
         .run(record.id, () => this.#fire(record.id, now))
         .catch((error: unknown) => this.#warn(`catching up monitor ${record.id} failed`, error));
     }
-    if (this.#started) this.#scheduler.start();
+    if (!this.#started) return;
+    this.#scheduler.start();
+    if (this.#options.store.capabilities?.shared) {
+      this.#rescan = setInterval(() => void this.#planAll(), rescanMs);
+      this.#rescan.unref();
+    }
   }
 
   /**
@@ -324,6 +342,8 @@ export class Monitors {
   async stop(): Promise<void> {
     this.#started = false;
     this.#scheduler.stop();
+    clearInterval(this.#rescan);
+    this.#rescan = undefined;
     await this.#checks.stopAll();
     await Promise.allSettled(
       this.#notifiers.map((notifier) => notifier.idle?.() ?? Promise.resolve()),
@@ -387,12 +407,25 @@ export class Monitors {
   async #fire(id: string, now: Date): Promise<void> {
     const record = await this.#records.getMonitor(id);
     if (!record || record.status !== 'active') return;
+    // Another process sharing the store ran this due time already (or the schedule moved).
+    if (record.nextRunAt !== null && Date.parse(record.nextRunAt) > now.getTime()) {
+      this.#scheduler.plan(record);
+      return;
+    }
     const scheduledFor = record.nextRunAt;
+    // One process per due time: the others only plan the next one (the winner writes it).
+    const claimKey = `${id}/${scheduledFor ?? now.toISOString()}`;
+    if (!(await this.#options.store.claim(runClaims, claimKey, this.#owner, runClaimTtlMs))) {
+      const next = nextRunOf(record.schedule, now)?.toISOString() ?? null;
+      this.#scheduler.plan({ ...record, nextRunAt: next });
+      return;
+    }
     record.nextRunAt = nextRunOf(record.schedule, now)?.toISOString() ?? null;
     record.updatedAt = now.toISOString();
     await this.#records.putMonitor(record);
     this.#scheduler.plan(record);
-    const runningCheckId = this.#checks.runningCheckOf(id);
+    const runningCheckId =
+      this.#checks.runningCheckOf(id) ?? (await this.#checks.runningElsewhere(record));
     const credits = this.#options.credits;
     const hasCredits = !credits || (await credits.allows(record.team));
     if (runningCheckId || !hasCredits) {
@@ -401,6 +434,20 @@ export class Monitors {
       return;
     }
     await this.#checks.start(record, 'scheduled', scheduledFor);
+  }
+
+  /** Plans every active monitor of the store again (those another process created or moved). */
+  async #planAll(): Promise<void> {
+    try {
+      for await (const { value: record } of this.#records.allMonitors()) {
+        if (!this.#started) return;
+        // Checks whose process died are closed here, not only at a start.
+        await this.#checks.closeInterrupted(record, new Date());
+        this.#scheduler.replan(record);
+      }
+    } catch (error) {
+      this.#warn('re-reading the monitors failed', error);
+    }
   }
 
   #warn(message: string, error?: unknown): void {

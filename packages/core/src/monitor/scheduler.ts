@@ -31,6 +31,8 @@ export class MonitorScheduler {
   readonly #hooks: SchedulerHooks;
   readonly #heap: Due[] = [];
   readonly #versions = new Map<string, number>();
+  /** The run each monitor is planned for now (its latest heap entry). */
+  readonly #planned = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #sweeper: NodeJS.Timeout | undefined;
   #started = false;
@@ -48,14 +50,26 @@ export class MonitorScheduler {
   plan(monitor: { id: string; status: string; nextRunAt: string | null }): void {
     const version = (this.#versions.get(monitor.id) ?? 0) + 1;
     this.#versions.set(monitor.id, version);
+    this.#planned.delete(monitor.id);
     if (monitor.status !== 'active' || !monitor.nextRunAt) return;
-    heapPush(this.#heap, { at: Date.parse(monitor.nextRunAt), id: monitor.id, version });
+    const at = Date.parse(monitor.nextRunAt);
+    this.#planned.set(monitor.id, at);
+    heapPush(this.#heap, { at, id: monitor.id, version });
     if (this.#started && this.#heap[0]?.id === monitor.id) this.#arm();
+  }
+
+  /** Plans a monitor read back from a shared store, unless it is planned for that time already. */
+  replan(monitor: { id: string; status: string; nextRunAt: string | null }): void {
+    const isActive = monitor.status === 'active' && monitor.nextRunAt !== null;
+    const at = isActive ? Date.parse(monitor.nextRunAt ?? '') : undefined;
+    if (this.#planned.get(monitor.id) === at) return;
+    this.plan(monitor);
   }
 
   /** Takes a monitor off the timer. */
   unplan(id: string): void {
     this.#versions.delete(id);
+    this.#planned.delete(id);
   }
 
   /** Starts the timer and the daily sweep. Idempotent. */
@@ -114,6 +128,7 @@ export class MonitorScheduler {
     for (const id of due) {
       // Versions move while firing; the fire re-plans the monitor.
       this.#versions.set(id, (this.#versions.get(id) ?? 0) + 1);
+      this.#planned.delete(id);
       await this.#hooks.fire(id, now);
     }
     this.#arm();

@@ -1,5 +1,6 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { SearxngProvider, ValidationError } from '@trawl/core';
+import { RedisCounters } from '@trawl/adapters';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { monitorSettingsFrom } from '../server/monitor-settings.ts';
@@ -64,9 +65,16 @@ export const serveCommand: Command = {
       feedbackOptedOutTeams,
       webhookSecret,
       webhookRetries,
+      webhookLeaseMs,
       llmDailyTokens,
     } = config.server;
     const store = openStore(config);
+    // With Redis configured, the team limits are counted there: one limit for every process.
+    const { redisUrl, redisPrefix } = config.storage;
+    const counters =
+      redisUrl === undefined
+        ? undefined
+        : new RedisCounters({ url: redisUrl, prefix: redisPrefix });
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
       throw error;
@@ -84,7 +92,12 @@ export const serveCommand: Command = {
       keys,
       monitors,
       logLevel,
-      webhooks: { retries: webhookRetries, ...(webhookSecret ? { secret: webhookSecret } : {}) },
+      ...(counters ? { counters } : {}),
+      webhooks: {
+        retries: webhookRetries,
+        leaseMs: webhookLeaseMs,
+        ...(webhookSecret ? { secret: webhookSecret } : {}),
+      },
       limits: {
         ratePerMinute: rateLimitPerMinute,
         teamConcurrency,
@@ -104,8 +117,9 @@ export const serveCommand: Command = {
         ...(feedbackOptedOutTeams ? { optedOutTeams: feedbackOptedOutTeams } : {}),
       },
     });
-    // Deliveries a previous run left pending go first, so each job's events stay in order.
-    const webhooksPending = await app.webhooks.resumePending();
+    // Deliveries a previous run left pending go first, so each job's events stay in order; the
+    // drain then goes on taking over those of processes on the same store that die.
+    const webhooksPending = await app.webhookDrain.start();
     const resumed = await app.jobs.restore();
     await app.listen({ port, host });
     // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
@@ -126,10 +140,12 @@ export const serveCommand: Command = {
     process.off('SIGTERM', onTerm);
     // Webhooks first: a receiver that keeps failing would otherwise hold the shutdown for its
     // whole retry schedule (a minute and more). Undelivered events stay pending in the store.
+    await app.webhookDrain.stop();
     await app.webhooks.close();
     // Stop taking requests; running jobs keep their frontier in the store and resume at the next
     // start, so they are left as they are rather than cancelled.
     await app.close();
+    await counters?.close();
     io.stderr(
       'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',
     );

@@ -9,7 +9,7 @@ import type { TrawlConfig } from '../config.ts';
 
 /** Opens the configured store. @throws BAD_REQUEST when the chosen store's URL is not set */
 export function openStore(config: Pick<TrawlConfig, 'dataDir' | 'storage'>): Store {
-  const { store, databaseUrl, redisUrl } = config.storage;
+  const { store, databaseUrl, redisUrl, redisPrefix } = config.storage;
   switch (store) {
     case 'postgres':
       if (databaseUrl === undefined)
@@ -18,7 +18,7 @@ export function openStore(config: Pick<TrawlConfig, 'dataDir' | 'storage'>): Sto
     case 'redis':
       if (redisUrl === undefined)
         throw new ValidationError('TRAWL_STORE=redis needs TRAWL_REDIS_URL (redis://…)');
-      return new RedisStore({ url: redisUrl });
+      return new RedisStore({ url: redisUrl, prefix: redisPrefix });
     case 'sqlite':
       return new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
   }

@@ -16,7 +16,7 @@ export type { ServerOptions } from './context.ts';
 
 /** The server with the services tests and `trawl serve` reach into. */
 export type TrawlServer = FastifyInstance &
-  Pick<ServerContext, 'jobs' | 'webhooks' | 'records' | 'ledger'>;
+  Pick<ServerContext, 'jobs' | 'webhooks' | 'webhookDrain' | 'records' | 'ledger'>;
 
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
 export function buildServer(options: ServerOptions): TrawlServer {
@@ -32,7 +32,10 @@ export function buildServer(options: ServerOptions): TrawlServer {
   answerErrors(app);
   // Retries waiting on a failing receiver must not hold a closing server; what was not
   // delivered stays pending in the store for the next start.
-  app.addHook('onClose', () => server.webhooks.close());
+  app.addHook('onClose', async () => {
+    await server.webhookDrain.stop();
+    await server.webhooks.close();
+  });
 
   // A browser session's CDP client sends big messages (Playwright's injected script is 256 KiB,
   // a file it uploads goes as base64); /cdp refuses a wrong token before the upgrade.
@@ -44,6 +47,6 @@ export function buildServer(options: ServerOptions): TrawlServer {
     for (const plugin of routePlugins) plugin(scope, server);
     done();
   });
-  const { jobs, webhooks, records, ledger } = server;
-  return Object.assign(app, { jobs, webhooks, records, ledger });
+  const { jobs, webhooks, webhookDrain, records, ledger } = server;
+  return Object.assign(app, { jobs, webhooks, webhookDrain, records, ledger });
 }

@@ -4,7 +4,14 @@
  * token book, limits). Every route plugin gets this one object.
  */
 import type { FastifyRequest } from 'fastify';
-import type { EngineConfig, EngineContext, LlmProvider, SearchProvider, Store } from '@trawl/core';
+import type {
+  Counters,
+  EngineConfig,
+  EngineContext,
+  LlmProvider,
+  SearchProvider,
+  Store,
+} from '@trawl/core';
 import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core/server';
 import type { ApiKeys } from './auth.ts';
 import { JobRegistry } from './jobs.ts';
@@ -12,7 +19,7 @@ import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
 import { TokenUsageBook, type TokenMeter } from './llm-usage.ts';
 import type { MonitorServerSettings } from './monitor-settings.ts';
 import { RequestRecords } from './records.ts';
-import { WebhookSender, type WebhookSettings } from './webhooks.ts';
+import { WebhookOutboxDrain, WebhookSender, type WebhookSettings } from './webhooks.ts';
 
 /** What the server is built from. */
 export interface ServerOptions {
@@ -24,6 +31,11 @@ export interface ServerOptions {
   webhooks?: WebhookSettings;
   /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
   monitors?: MonitorServerSettings;
+  /**
+   * Where the team limits are counted when several processes must share them (Redis); unset:
+   * in this process.
+   */
+  counters?: Counters;
   /** Per-team limits; each off when 0 or unset. */
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
   /** Credits per kind of work (each 1 when unset); the ledger is kept even without teamCredits. */
@@ -55,6 +67,8 @@ export interface ServerContext {
   ledger: CreditLedger;
   records: RequestRecords;
   webhooks: WebhookSender;
+  /** Delivers what the outbox holds and no live process does; `trawl serve` starts it. */
+  webhookDrain: WebhookOutboxDrain;
   jobs: JobRegistry;
   tokens: TokenUsageBook;
   rate: RateLimiter;
@@ -72,10 +86,14 @@ export interface ServerContext {
 export function serverContext(options: ServerOptions): ServerContext {
   const { store, config } = options;
   const teamCredits = options.limits?.teamCredits;
-  const ledger = new CreditLedger(store, {
-    ...(teamCredits === undefined ? {} : { perTeam: teamCredits }),
-    ...(options.creditPrices ? { prices: options.creditPrices } : {}),
-  });
+  const ledger = new CreditLedger(
+    store,
+    {
+      ...(teamCredits === undefined ? {} : { perTeam: teamCredits }),
+      ...(options.creditPrices ? { prices: options.creditPrices } : {}),
+    },
+    options.counters,
+  );
   const webhooks = new WebhookSender(store, {
     allowPrivateTargets: config.allowPrivateAddresses,
     ...options.webhooks,
@@ -116,10 +134,11 @@ export function serverContext(options: ServerOptions): ServerContext {
     ledger,
     records,
     webhooks,
+    webhookDrain: new WebhookOutboxDrain(webhooks),
     jobs,
     tokens,
-    rate: new RateLimiter(options.limits?.ratePerMinute ?? 0),
-    concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0),
+    rate: new RateLimiter(options.limits?.ratePerMinute ?? 0, options.counters),
+    concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0, options.counters),
     idempotency: new IdempotencyKeys(store),
     limits: options.limits ?? {},
     searchProviders: options.searchProviders ?? [],

@@ -20,14 +20,14 @@ declare module 'fastify' {
 
 /** The onRequest hook of the keyed routes: rejects with UNAUTHORIZED or RATE_LIMITED. */
 export function doorHook(server: ServerContext) {
-  return (request: FastifyRequest): Promise<void> => {
-    const refusal = refusalAtDoor(server, request);
-    return refusal ? Promise.reject(refusal) : Promise.resolve();
+  return async (request: FastifyRequest): Promise<void> => {
+    const refusal = await refusalAtDoor(server, request);
+    if (refusal) throw refusal;
   };
 }
 
 /** Why `request` may not pass, if it may not; sets its team when it may. */
-function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequest) {
+async function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequest) {
   const route = request.routeOptions.url;
   if (route === undefined || !isKeyedRoute(route)) return undefined;
   const outcome = authenticate(keys, credentialsOf(request));
@@ -35,7 +35,7 @@ function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequest) {
   if ('refused' in outcome)
     return new Refusal('UNAUTHORIZED', outcome.refused, { showCode: false });
   request.team = outcome.team;
-  const limited = rate.take(outcome.team, rateModeOf(request.method, route));
+  const limited = await rate.take(outcome.team, rateModeOf(request.method, route));
   if (!limited) return undefined;
   return new Refusal('RATE_LIMITED', limited.error, {
     headers: { 'retry-after': String(limited.retryAfterSeconds) },

@@ -27,7 +27,7 @@ const ownersNamespace = 'job-owners';
 
 /** The event family of a job's webhooks: `crawl.*` or `batch_scrape.*`. */
 const family = (job: Job) => (job.kind === 'crawl' ? 'crawl' : 'batch_scrape');
-const started = { success: true, data: [] };
+const startedPayload = { success: true, data: [] };
 
 /** Who started a job, and with what. */
 export interface JobOwner {
@@ -123,9 +123,13 @@ export class JobRegistry {
       ...(webhook ? { webhook } : {}),
     };
     await this.#store.set(ownersNamespace, job.id, owner, { ttlMs: jobResultsRetentionMs * 30 });
-    if (webhook)
-      void this.#hooks.webhooks?.send(webhook, `${family(job)}.started`, job.id, started);
+    // Queued before the pages' events (so it goes first), and in the store's outbox before the
+    // start is answered.
+    const started = webhook
+      ? this.#hooks.webhooks?.post(webhook, `${family(job)}.started`, job.id, startedPayload)
+      : undefined;
     this.#track(job, owner);
+    await started;
   }
 
   #track(job: Job, owner: JobOwner | undefined): void {
@@ -148,11 +152,14 @@ export class JobRegistry {
       this.#running.delete(job.id);
       if (webhook && sender) {
         const final = summary.status === 'completed' ? 'completed' : summary.status;
-        void sender.send(webhook, `${family(job)}.${final}`, job.id, {
-          success: summary.status === 'completed',
-          data: [],
-          ...(summary.error ? { error: summary.error } : {}),
-        });
+        // In the store's outbox before the job's end is recorded and charged.
+        await sender
+          .post(webhook, `${family(job)}.${final}`, job.id, {
+            success: summary.status === 'completed',
+            data: [],
+            ...(summary.error ? { error: summary.error } : {}),
+          })
+          .catch(() => undefined);
       }
       if (owner && this.#hooks.onFinished)
         await this.#hooks.onFinished(owner, summary).catch(() => undefined);

@@ -1,10 +1,14 @@
 /**
  * Per-team limits of the server: a request rate per minute (429 with Retry-After) and a number of
  * scrapes at once (beyond it scrapes wait their turn and say so in their metadata). Each is off
- * unless configured. Counters are in memory, per process: limits protect one server. Credits
- * (402 once spent) are core's CreditLedger, kept in the store so a restart does not refill them.
+ * unless configured. Without shared `Counters` they are counted in memory, per process; with
+ * them (Redis, `TRAWL_REDIS_URL`) every process pointing at the same Redis counts one limit.
+ * Credits (402 once spent) are core's CreditLedger, kept in the store so a restart does not
+ * refill them.
  */
-import type { Store } from '@trawl/core';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Counters, Store } from '@trawl/core';
 import { dayMs, Semaphore } from '@trawl/core/server';
 
 /** How the hosted service groups routes for its rate limiter. */
@@ -18,18 +22,32 @@ export interface RateRefusal {
 
 const windowMs = 60_000;
 
+/** Counter keys never hold a team name as is: a ':' in it must not split the key. */
+const teamKey = (team: string) => encodeURIComponent(team);
+
 /** Fixed one-minute windows per team and mode. */
 export class RateLimiter {
   readonly #perMinute: number;
   readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #counters: Counters | undefined;
 
-  constructor(perMinute: number) {
+  /** `counters`: count in them (shared by processes) rather than in this process. */
+  constructor(perMinute: number, counters?: Counters) {
     this.#perMinute = perMinute;
+    this.#counters = counters;
   }
 
   /** Counts a request; a refusal when the team is over its rate for this mode. */
-  take(team: string, mode: RateMode, now = Date.now()): RateRefusal | undefined {
+  async take(team: string, mode: RateMode, now = Date.now()): Promise<RateRefusal | undefined> {
     if (this.#perMinute <= 0) return undefined;
+    if (this.#counters) {
+      const hit = await this.#counters.hit(
+        `rate:${teamKey(team)}:${mode}`,
+        this.#perMinute,
+        windowMs,
+      );
+      return hit.allowed ? undefined : refusal(hit.count, now + hit.resetInMs, now);
+    }
     const key = `${team}\u0000${mode}`;
     let window = this.#windows.get(key);
     if (!window || now - window.start >= windowMs) {
@@ -41,12 +59,7 @@ export class RateLimiter {
       window.count += 1;
       return undefined;
     }
-    const resetsAt = window.start + windowMs;
-    const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt - now) / 1000));
-    return {
-      retryAfterSeconds,
-      error: `Rate limit exceeded. Consumed (req/min): ${window.count}, Remaining (req/min): 0. Please retry after ${retryAfterSeconds}s, resets at ${new Date(resetsAt).toISOString()}`,
-    };
+    return refusal(window.count, window.start + windowMs, now);
   }
 
   #sweep(now: number): void {
@@ -56,17 +69,39 @@ export class RateLimiter {
   }
 }
 
-/** Scrapes at once per team; the rest wait in arrival order. */
+/** The hosted service's 429 message. */
+function refusal(count: number, resetsAt: number, now: number): RateRefusal {
+  const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt - now) / 1000));
+  return {
+    retryAfterSeconds,
+    error: `Rate limit exceeded. Consumed (req/min): ${count}, Remaining (req/min): 0. Please retry after ${retryAfterSeconds}s, resets at ${new Date(resetsAt).toISOString()}`,
+  };
+}
+
+/**
+ * A shared slot is leased, and renewed every third of it while its scrape runs: the slots of a
+ * process that dies come free after this.
+ */
+const slotLeaseMs = 30_000;
+/** Waits between two tries for a shared slot, first to last. */
+const slotPollMs = { first: 25, last: 250 };
+
+/** Scrapes at once per team; the rest wait in arrival order (per process when shared). */
 export class TeamConcurrency {
   readonly #limit: number;
   readonly #teams = new Map<string, { running: number; slots: Semaphore }>();
+  readonly #counters: Counters | undefined;
 
-  constructor(limit: number) {
+  /** `counters`: hold the slots in them (shared by processes) besides in this process. */
+  constructor(limit: number, counters?: Counters) {
     this.#limit = limit;
+    this.#counters = counters;
   }
 
-  /** Number of the team's scrapes running now. */
-  running(team: string): number {
+  /** Number of the team's scrapes running now (in every process, when shared). */
+  async running(team: string): Promise<number> {
+    if (this.#counters && this.#limit > 0)
+      return this.#counters.held(`concurrency:${teamKey(team)}`);
     return this.#teams.get(team)?.running ?? 0;
   }
 
@@ -81,16 +116,52 @@ export class TeamConcurrency {
       this.#teams.set(team, state);
     }
     const started = performance.now();
-    const waits = state.slots.available === 0;
+    let waits = state.slots.available === 0;
     await state.slots.acquire();
+    let shared: { key: string; slot: string; renewing: NodeJS.Timeout } | undefined;
+    try {
+      // This process's waiters line up first (in arrival order); the head then waits for a
+      // slot that every process counts.
+      if (this.#counters && this.#limit > 0) {
+        const key = `concurrency:${teamKey(team)}`;
+        const slot = await this.#sharedSlot(key);
+        waits ||= slot.waited;
+        const counters = this.#counters;
+        const renewing = setInterval(
+          () => void counters.renew(key, slot.id, slotLeaseMs).catch(() => undefined),
+          slotLeaseMs / 3,
+        );
+        renewing.unref();
+        shared = { key, slot: slot.id, renewing };
+      }
+    } catch (error) {
+      state.slots.release();
+      throw error;
+    }
     state.running += 1;
     try {
       const result = await work();
       return { result, waitedMs: waits ? Math.round(performance.now() - started) : 0 };
     } finally {
       state.running -= 1;
+      if (shared) {
+        clearInterval(shared.renewing);
+        await this.#counters?.release(shared.key, shared.slot).catch(() => undefined);
+      }
       state.slots.release();
       if (state.running === 0 && state.slots.waiting === 0) this.#teams.delete(team);
+    }
+  }
+
+  /** Polls the shared counters until a slot is free; resolves its id and whether it waited. */
+  async #sharedSlot(key: string): Promise<{ id: string; waited: boolean }> {
+    const counters = this.#counters as Counters;
+    let pollMs = slotPollMs.first;
+    for (let waited = false; ; waited = true) {
+      const id = await counters.acquire(key, this.#limit, slotLeaseMs);
+      if (id !== undefined) return { id, waited };
+      await sleep(pollMs);
+      pollMs = Math.min(slotPollMs.last, pollMs * 2);
     }
   }
 }
@@ -98,11 +169,12 @@ export class TeamConcurrency {
 /** A team's idempotency keys are remembered for a day, as long as its job results. */
 const idempotencyTtlMs = dayMs;
 
-/** `x-idempotency-key` of job-starting requests: each key starts at most one job per team. */
+/**
+ * `x-idempotency-key` of job-starting requests: each key starts at most one job per team, also
+ * across processes sharing the store (the claim is one atomic `Store.claim`).
+ */
 export class IdempotencyKeys {
   readonly #store: Store;
-  // Claims run one after another, so two requests with one key cannot both read "unused".
-  #claims: Promise<unknown> = Promise.resolve();
 
   constructor(store: Store) {
     this.#store = store;
@@ -111,14 +183,8 @@ export class IdempotencyKeys {
   /** Claims `key` for `team`; false when the team used it before. No key: always true. */
   claim(team: string, key: string | undefined): Promise<boolean> {
     if (key === undefined) return Promise.resolve(true);
-    const id = `${team}\u0000${key}`;
-    const claim = this.#claims.then(async () => {
-      if ((await this.#store.get('idempotency', id)) !== undefined) return false;
-      await this.#store.set('idempotency', id, true, { ttlMs: idempotencyTtlMs });
-      return true;
-    });
-    this.#claims = claim.catch(() => undefined);
-    return claim;
+    // A new owner each time: a second claim of a used key never passes as its holder renewing.
+    return this.#store.claim('idempotency', `${team}\u0000${key}`, randomUUID(), idempotencyTtlMs);
   }
 }
 

@@ -8,7 +8,7 @@ import { type WebhookConfig, type WebhookPayload } from '@trawl/core/server';
 import type { WebhookInput } from './requests.ts';
 
 export { WebhookSender } from '@trawl/core';
-export { eventMatches } from '@trawl/core/server';
+export { eventMatches, WebhookOutboxDrain } from '@trawl/core/server';
 export type { WebhookDelivery, WebhookSettings } from '@trawl/core';
 export type { WebhookConfig } from '@trawl/core/server';
 

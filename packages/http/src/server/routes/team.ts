@@ -44,7 +44,8 @@ export const teamRoutes: RoutePlugin = (app, server) => {
 
   app.get('/v2/concurrency-check', async (request) => ({
     success: true,
-    concurrency: concurrency.running(request.team) + (await jobs.active(request.team)).length,
+    concurrency:
+      (await concurrency.running(request.team)) + (await jobs.active(request.team)).length,
     maxConcurrency: limits.teamConcurrency || config.crawlConcurrency,
   }));
 };

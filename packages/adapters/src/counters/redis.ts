@@ -1,0 +1,201 @@
+/**
+ * Counters in Redis, shared by every process pointing at one server and prefix: the team limits
+ * of `trawl serve` processes (rate windows, scrape slots, credit totals). Each operation is one
+ * Lua script, so a read and the write that depends on it cannot interleave with another
+ * process's; scripts read Redis's own clock (TIME), so the clocks of the machines do not matter.
+ *
+ * Layout: `<prefix>:limits:<key>` — a string counter with a PX expiry for a rate window; a
+ * sorted set of slot ids scored by their lease's end for slots; a hash for totals. Every key
+ * expires: a window at its end, a slot set after its latest lease, totals `ttlMs` after their
+ * last write.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CounterAddOptions, CounterFields, CounterHit, Counters } from '@trawl/core';
+import { RedisConnection } from '../redis/connection.ts';
+import { script } from '../store/redis-scripts.ts';
+import { assertName } from '../store/input.ts';
+
+/** Options of `RedisCounters`. */
+export interface RedisCountersOptions {
+  /** Where Redis listens. @default 'redis://127.0.0.1:6379' */
+  url?: string;
+  /** Start of every key, shared with the store's so one deployment's keys sit together. @default 'trawl' */
+  prefix?: string;
+  /** How long to wait for a connection. @default 5000 */
+  connectTimeoutMs?: number;
+  /** How long one command may wait for its reply. @default 5000 */
+  commandTimeoutMs?: number;
+}
+
+const defaults = {
+  url: 'redis://127.0.0.1:6379',
+  prefix: 'trawl',
+  connectTimeoutMs: 5000,
+  commandTimeoutMs: 5000,
+} as const satisfies Required<RedisCountersOptions>;
+
+/** KEYS: window. ARGV: limit, window ms. Returns [counted 0|1, count, ms left]. */
+const hitScript = script(`
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then
+  return {0, count, redis.call('PTTL', KEYS[1])}
+end
+count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {1, count, redis.call('PTTL', KEYS[1])}
+`);
+
+/** The server's time in ms, inside a script. */
+const now = `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
+
+/** KEYS: slot set. ARGV: limit, lease ms, slot id. Returns 1 when the slot was taken. */
+const acquireScript = script(`
+${now}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1
+`);
+
+/** KEYS: slot set. ARGV: lease ms, slot id. Returns 1 when the slot was still held. */
+const renewScript = script(`
+${now}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 1
+`);
+
+/** KEYS: slot set. Returns the live slots. */
+const heldScript = script(`
+${now}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZCARD', KEYS[1])
+`);
+
+/** KEYS: hash. ARGV: ttl ms, seed JSON ('' for none), deltas JSON. Returns HGETALL after. */
+const addScript = script(`
+if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[1]) == 0 then
+  for field, value in pairs(cjson.decode(ARGV[2])) do
+    redis.call('HSET', KEYS[1], field, string.format('%d', value))
+  end
+end
+for field, delta in pairs(cjson.decode(ARGV[3])) do
+  redis.call('HINCRBY', KEYS[1], field, string.format('%d', delta))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return redis.call('HGETALL', KEYS[1])
+`);
+
+/**
+ * `Counters` on Redis (node-redis, the client the Redis store uses).
+ *
+ * @throws StoreError (STORE_UNAVAILABLE, retryable) from every method when Redis cannot be
+ * reached or does not answer in time; ValidationError (BAD_REQUEST) for a bad URL or prefix.
+ */
+export class RedisCounters implements Counters {
+  readonly #prefix: string;
+  readonly #redis: RedisConnection;
+
+  constructor(options: RedisCountersOptions = {}) {
+    this.#prefix = options.prefix ?? defaults.prefix;
+    assertName('prefix', this.#prefix, { allowNul: false });
+    this.#redis = new RedisConnection({
+      url: options.url ?? defaults.url,
+      connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
+      commandTimeoutMs: options.commandTimeoutMs ?? defaults.commandTimeoutMs,
+      name: 'Redis counters',
+    });
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<CounterHit> {
+    const [counted, count, leftMs] = (await this.#script('count', hitScript, key, [
+      String(limit),
+      String(Math.max(1, Math.round(windowMs))),
+    ])) as [number, number, number];
+    return { allowed: counted === 1, count, resetInMs: Math.max(0, leftMs) };
+  }
+
+  async acquire(key: string, limit: number, leaseMs: number): Promise<string | undefined> {
+    const slot = randomUUID();
+    const taken = await this.#script('take a slot', acquireScript, key, [
+      String(limit),
+      String(Math.max(1, Math.round(leaseMs))),
+      slot,
+    ]);
+    return taken === 1 ? slot : undefined;
+  }
+
+  async renew(key: string, slot: string, leaseMs: number): Promise<boolean> {
+    const held = await this.#script('renew a slot', renewScript, key, [
+      String(Math.max(1, Math.round(leaseMs))),
+      slot,
+    ]);
+    return held === 1;
+  }
+
+  async release(key: string, slot: string): Promise<void> {
+    const name = this.#key(key);
+    await this.#redis.run('give a slot back', (client) =>
+      this.#redis.call(client, client.zRem(name, slot)),
+    );
+  }
+
+  async held(key: string): Promise<number> {
+    return (await this.#script('count slots', heldScript, key, [])) as number;
+  }
+
+  async add(
+    key: string,
+    deltas: CounterFields,
+    options: CounterAddOptions,
+  ): Promise<CounterFields> {
+    const fields = (await this.#script('add', addScript, key, [
+      String(Math.max(1, Math.round(options.ttlMs))),
+      options.seed ? JSON.stringify(options.seed) : '',
+      JSON.stringify(deltas),
+    ])) as string[];
+    return pairsOf(fields);
+  }
+
+  async read(key: string): Promise<CounterFields | undefined> {
+    const name = this.#key(key);
+    const fields = await this.#redis.run('read', (client) =>
+      this.#redis.call(client, client.hGetAll(name)),
+    );
+    const entries = Object.entries(fields);
+    return entries.length === 0
+      ? undefined
+      : Object.fromEntries(entries.map(([field, value]) => [field, Number(value)]));
+  }
+
+  close(): Promise<void> {
+    return this.#redis.close();
+  }
+
+  #key(key: string): string {
+    assertName('key', key, { allowNul: false });
+    return `${this.#prefix}:limits:${key}`;
+  }
+
+  #script(
+    action: string,
+    code: ReturnType<typeof script>,
+    key: string,
+    args: string[],
+  ): Promise<unknown> {
+    const name = this.#key(key);
+    return this.#redis.run(action, (client) => this.#redis.eval(client, code, [name], args));
+  }
+}
+
+/** HGETALL's flat reply as fields. */
+function pairsOf(flat: string[]): CounterFields {
+  const fields: CounterFields = {};
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    fields[flat[index] as string] = Number(flat[index + 1]);
+  return fields;
+}

@@ -1,0 +1,58 @@
+/**
+ * Counters that every process of a deployment shares: the team limits (a request rate, scrapes at
+ * once, credit totals) that must hold however many processes serve one team (issue 21, item 6).
+ *
+ * @remarks
+ * There is no embedded default on purpose: without shared counters each process keeps its own in
+ * memory (the server's `RateLimiter` and `TeamConcurrency`) and the credit totals stay in the
+ * Store, as before. Every operation is atomic on the backend (Redis: one Lua script each), and
+ * every key expires, so a dead process leaves nothing that holds a team back for good.
+ */
+export interface Counters {
+  /**
+   * Counts one hit of `key` in its fixed window of `windowMs` (the window starts at its first
+   * hit), unless `limit` hits are counted in it already. Atomic across processes.
+   */
+  hit(key: string, limit: number, windowMs: number): Promise<CounterHit>;
+  /**
+   * Takes one of the `limit` slots of `key` for `leaseMs`: resolves the slot's id, or undefined
+   * when every slot is held. A slot whose lease has passed is free again.
+   */
+  acquire(key: string, limit: number, leaseMs: number): Promise<string | undefined>;
+  /** Extends a held slot's lease by `leaseMs` from now; false when it had been lost. */
+  renew(key: string, slot: string, leaseMs: number): Promise<boolean>;
+  /** Gives a slot back. Idempotent. */
+  release(key: string, slot: string): Promise<void>;
+  /** How many slots of `key` are held now. */
+  held(key: string): Promise<number>;
+  /**
+   * Adds whole numbers to fields of `key` and keeps it `ttlMs` more. When `key` does not exist,
+   * it starts from `seed` (the durable totals it mirrors). Resolves with every field after.
+   */
+  add(key: string, deltas: CounterFields, options: CounterAddOptions): Promise<CounterFields>;
+  /** The fields of `key`; undefined when it does not exist (never written, or expired). */
+  read(key: string): Promise<CounterFields | undefined>;
+  /** Releases the connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Whole-number fields of one counter. */
+export type CounterFields = Record<string, number>;
+
+/** Options of `Counters.add`. */
+export interface CounterAddOptions {
+  /** How long the key lives after this write, in ms. */
+  ttlMs: number;
+  /** Where a missing key starts from. @default every field 0 */
+  seed?: CounterFields;
+}
+
+/** What `Counters.hit` answers. */
+export interface CounterHit {
+  /** Whether the hit was counted (the window was not full). */
+  allowed: boolean;
+  /** Hits in the window, this one included when allowed. */
+  count: number;
+  /** Time until the window ends, in ms. */
+  resetInMs: number;
+}
