@@ -123,24 +123,29 @@ export interface Word {
   bold: boolean;
 }
 
-/** The words of a fragment with estimated positions, scaled so they fill the fragment's width. */
+/**
+ * The words of a fragment with estimated positions, scaled so they fill the fragment's width. A
+ * right-to-left fragment's characters (logical order) are laid out from its right edge.
+ */
 export function splitWords(fragment: Fragment): Word[] {
   const chars = [...fragment.text];
   const total = chars.reduce((sum, char) => sum + relativeWidth(char), 0) || 1;
   const scale = fragment.width / total;
+  const rtl = isRightToLeft(fragment.text);
   const words: Word[] = [];
-  let x = fragment.x;
+  let x = rtl ? fragment.x + fragment.width : fragment.x;
   let current: Word | undefined;
   for (const char of chars) {
     const advance = relativeWidth(char) * scale;
+    const [from, to] = rtl ? [x - advance, x] : [x, x + advance];
     if (/\s/.test(char)) {
       current = undefined;
     } else {
       if (!current) {
         current = {
           text: '',
-          left: x,
-          right: x,
+          left: from,
+          right: to,
           y: fragment.y,
           size: fragment.size,
           bold: fragment.bold,
@@ -148,11 +153,21 @@ export function splitWords(fragment: Fragment): Word[] {
         words.push(current);
       }
       current.text += char;
-      current.right = x + advance;
+      current.left = Math.min(current.left, from);
+      current.right = Math.max(current.right, to);
     }
-    x += advance;
+    x = rtl ? from : to;
   }
   return words;
+}
+
+/**
+ * Words of one line of a cell as read: left to right, or from the right when most of their
+ * letters are right-to-left (a Hebrew or Arabic label).
+ */
+export function readingOrder(words: Word[]): Word[] {
+  const rtl = isRightToLeft(words.map((word) => word.text).join(' '));
+  return [...words].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
 }
 
 /**

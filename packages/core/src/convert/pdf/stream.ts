@@ -6,7 +6,7 @@
  * line is a row, and a line that only continues the cells above (a wrapped label) joins them.
  */
 import type { Fragment } from './extract.ts';
-import { buildLines, type Line, median, splitWords, type Word } from './geometry.ts';
+import { buildLines, type Line, median, readingOrder, splitWords, type Word } from './geometry.ts';
 import type { Table } from './tables.ts';
 
 /** A run of words on one line with no wide gap inside. */
@@ -149,17 +149,20 @@ function tableFromRun(run: Row[], before: Row | undefined): Table | undefined {
   const grid: string[][] = [];
   const lines: Row[] = [];
   for (const row of run) {
-    const cells = Array.from({ length: gaps.length + 1 }, () => '');
+    const cellWords = Array.from({ length: gaps.length + 1 }, () => [] as Word[]);
     for (const chunk of row.chunks) {
       // A chunk crossing a column boundary at a wide gap is two cells; at a word space it is
       // one cell spanning columns, kept in the column it starts in.
-      for (const piece of piecesOf(chunk, columnOf, size)) {
-        const column = columnOfPiece(piece, gaps, columnOf);
-        for (const word of piece)
-          cells[column] = cells[column] ? `${cells[column]} ${word.text}` : word.text;
-      }
+      for (const piece of piecesOf(chunk, columnOf, size))
+        cellWords[columnOfPiece(piece, gaps, columnOf)]!.push(...piece);
     }
-    grid.push(cells);
+    grid.push(
+      cellWords.map((words) =>
+        readingOrder(words)
+          .map((word) => word.text)
+          .join(' '),
+      ),
+    );
     lines.push(row);
   }
   // Dot leaders lead the eye to a figure; a line of dashes is a rule set in type.
@@ -318,4 +321,13 @@ export function streamTables(fragments: Fragment[]): Table[] {
     const first = rows.indexOf(run.find(isMulti)!);
     return tableFromRun(run, rows[first - 1]) ?? [];
   });
+}
+
+/**
+ * The one table set by alignment inside a region whose rules frame it (tables.ts): every line
+ * of the region is a row, blank lines and all, since the frame and not the spacing bounds it.
+ */
+export function streamTableIn(fragments: Fragment[]): Table | undefined {
+  const rows = buildLines(fragments).map((line) => ({ line, chunks: chunksOf(line) }));
+  return tableFromRun(rows, undefined);
 }
