@@ -145,4 +145,23 @@ describe('parse() of a PDF table ruled without a frame', () => {
     expect(markdown).toMatch(/\| Bundesrepubli\w? \| 27\.5 \|/);
     expect(markdown).toContain('| France | 25.0 |');
   });
+
+  it('cuts an overflowing run where its characters are, from the font\u2019s widths', async () => {
+    // "Teacher/Union Preside" overflows its cell, its last "e" under the rule at x 175.6, and
+    // pdf.js joins it with the next cell's "SPPS/SPFT" (tabula-java's schools.pdf). Placed by
+    // the widths of a typical font, the "e" seemed left of the rule and the "S" under it.
+    const ops = [
+      'BT /F1 10 Tf 75 686 Td (Occupation) Tj ET',
+      'BT /F1 10 Tf 180 686 Td (Employer) Tj ET',
+      'BT /F1 10 Tf 75 666 Td (Teacher/Union PresideSPPS/SPFT) Tj ET',
+      'BT /F1 10 Tf 75 646 Td (Retired) Tj ET',
+      'BT /F1 10 Tf 180 646 Td (SPPS) Tj ET',
+    ];
+    for (const y of [700, 680, 660, 640]) ops.push(`70 ${y} m 260 ${y} l S`);
+    for (const x of [70, 175.6, 260]) ops.push(`${x} 700 m ${x} 640 l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'overflow.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Teacher/Union Presid | SPPS/SPFT |');
+    expect(markdown).toContain('| Retired | SPPS |');
+  });
 });
