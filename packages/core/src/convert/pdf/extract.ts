@@ -241,8 +241,9 @@ function glyphWidths(
       current = fonts.get(name) ?? new Map<string, number>();
       fonts.set(name, current);
     } else if (fn === OPS.showText && current) {
-      const [glyphs] = operators.argsArray[index] as [unknown[]];
-      for (const glyph of glyphs) {
+      const [glyphs] = (operators.argsArray[index] ?? []) as [unknown];
+      if (!Array.isArray(glyphs)) continue;
+      for (const glyph of glyphs as unknown[]) {
         const { unicode, width } = (glyph ?? {}) as { unicode?: unknown; width?: unknown };
         if (typeof unicode === 'string' && [...unicode].length === 1 && typeof width === 'number')
           current.set(unicode, width / 1000);
