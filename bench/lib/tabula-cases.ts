@@ -27,7 +27,18 @@ export interface TabulaCase {
   excluded?: string;
   /** Stacked tables left out of the score (by their index in tableStarts), with the reason. */
   excludedTables?: Readonly<Record<number, string>>;
+  /**
+   * Tables (by their index in tableStarts; 0 for a CSV of one table) that only a copy of one of
+   * tabula's own conventions can match cell for cell, with that convention. They count in the
+   * strict figure; the bench also prints the share without them.
+   */
+  conventions?: Readonly<Record<number, string>>;
 }
+
+const linePerRow =
+  'tabula\u2019s stream mode writes a header of several lines as one row per line; ICDAR\u2019s truth of the same PDF (and our output) has one cell per header cell';
+const compactedSpans =
+  'tabula writes the cells of a ruled row one after another, so the text of a cell spanning columns moves into the next free slot and the cells after it shift left';
 
 export const tabulaCases: readonly TabulaCase[] = [
   {
@@ -96,6 +107,9 @@ export const tabulaCases: readonly TabulaCase[] = [
       1: 'tabula\u2019s stream reading of it is wrong: each row\u2019s three figures share one cell ("10 000 - -") and a wrapped label becomes two rows',
       2: 'as table 1: the three figures of each row share one cell ("20 5 5")',
     },
+    conventions: {
+      0: `${linePerRow}; the title spanning the three figure columns goes to the middle one, where ICDAR puts it in the first`,
+    },
     test: 'TestCommandLineApp.testGuessOption (-p 1 -g)',
   },
   {
@@ -121,6 +135,9 @@ export const tabulaCases: readonly TabulaCase[] = [
     areas: [[205, 120, 622.82, 459.9]],
     method: 'stream',
     test: 'TestBasicExtractor.testRealLifeRTL2',
+    conventions: {
+      0: 'tabula\u2019s stream columns come from left text edges, so the right-aligned Hebrew labels land in three columns by their length and indent (our output has them in one column: with the three merged the table is exact); tabula also leaves the brackets mirrored, which normalisation drops',
+    },
   },
   {
     csv: 'schools.csv',
@@ -146,6 +163,9 @@ export const tabulaCases: readonly TabulaCase[] = [
     areas: [[150.56, 58.9, 654.7, 536.12]],
     method: 'lattice',
     test: 'TestSpreadsheetExtractor.testSpreadsheetWithNoBoundingFrameShouldBeSpreadsheet',
+    conventions: {
+      0: `${compactedSpans}; the header cell PRODUCTS is missing from the CSV, and \u201c5 2.976,4\u201d has a space tabula put inside a figure the PDF draws as one run`,
+    },
   },
   {
     csv: 'twotables.csv',
@@ -155,6 +175,7 @@ export const tabulaCases: readonly TabulaCase[] = [
     // json/twotables.json: two tables of 11 rows (6 and 8 columns).
     tableStarts: [0, 11],
     test: 'TestWriters.testCSVSerializeTwoTables (whole page, two tables)',
+    conventions: { 1: compactedSpans },
   },
   {
     csv: 'us-020.csv',
@@ -163,5 +184,6 @@ export const tabulaCases: readonly TabulaCase[] = [
     areas: [[103, 35, 641, 560]],
     method: 'stream',
     test: 'TestBasicExtractor.testTableWithMultilineHeader',
+    conventions: { 0: linePerRow },
   },
 ];

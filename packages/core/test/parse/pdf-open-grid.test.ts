@@ -65,6 +65,45 @@ describe('parse() of a PDF table ruled without a frame', () => {
     expect(markdown).toContain('| Sleep problems | 130 | 48 | 308 |');
   });
 
+  it('reads the columns of a grid whose column rules stop at the header', async () => {
+    // A frame, a ruled header with a rule between every column, and below it one ruled cell
+    // per side: the labels, and the three figure columns set by alignment alone (as in a
+    // statistics office's table, tabula-java's indictb1h_14.pdf). A group title and a blank
+    // line sit inside the frame.
+    const body = [
+      ['Grains', '', '', ''],
+      ['Wheat', '1.5', '2.5', '-3.5'],
+      ['Barley', '4.0', '12.5', '6.5'],
+      ['Oats', '0.5', '1.0', '1.5'],
+      ['', '', '', ''],
+      ['Cotton', '7.5', '8.0', '-9.0'],
+      ['Rice', '2.5', '3.0', '3.5'],
+    ];
+    const ops = ['BT /F1 9 Tf 75 686 Td (Crop) Tj ET'];
+    ['2012', '2013', '2014'].forEach((year, c) =>
+      ops.push(`BT /F1 9 Tf ${200 + 60 * c} 686 Td (${year}) Tj ET`),
+    );
+    body.forEach((cells, r) =>
+      cells.forEach(
+        (cell, c) =>
+          cell &&
+          ops.push(`BT /F1 9 Tf ${[75, 200, 260, 320][c]} ${660 - 14 * r} Td (${cell}) Tj ET`),
+      ),
+    );
+    const bottom = 660 - 14 * body.length;
+    ops.push(`70 700 m 380 700 l S`, `70 676 m 380 676 l S`, `70 ${bottom} m 380 ${bottom} l S`);
+    for (const x of [70, 190, 380]) ops.push(`${x} 700 m ${x} ${bottom} l S`);
+    for (const x of [250, 310]) ops.push(`${x} 700 m ${x} 676 l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'header-ruled.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Crop | 2012 | 2013 | 2014 |');
+    expect(markdown).toContain('| Wheat | 1.5 | 2.5 | -3.5 |');
+    expect(markdown).toContain('| Barley | 4.0 | 12.5 | 6.5 |');
+    expect(markdown).toContain('| Rice | 2.5 | 3.0 | 3.5 |');
+    // One table: the blank line inside the frame does not cut it in two.
+    expect(markdown.match(/^\| ---/gm)).toHaveLength(1);
+  });
+
   it('joins a row rule drawn cell by cell whose pieces sit a fraction of a point apart', async () => {
     // Each row's rule in three pieces, right to left, the left piece 0.3 pt lower: joined by
     // position alone, the left piece was lost and the first column's rows ran together.
@@ -105,5 +144,24 @@ describe('parse() of a PDF table ruled without a frame', () => {
     const markdown = doc.markdown ?? '';
     expect(markdown).toMatch(/\| Bundesrepubli\w? \| 27\.5 \|/);
     expect(markdown).toContain('| France | 25.0 |');
+  });
+
+  it('cuts an overflowing run where its characters are, from the font\u2019s widths', async () => {
+    // "Teacher/Union Preside" overflows its cell, its last "e" under the rule at x 175.6, and
+    // pdf.js joins it with the next cell's "SPPS/SPFT" (tabula-java's schools.pdf). Placed by
+    // the widths of a typical font, the "e" seemed left of the rule and the "S" under it.
+    const ops = [
+      'BT /F1 10 Tf 75 686 Td (Occupation) Tj ET',
+      'BT /F1 10 Tf 180 686 Td (Employer) Tj ET',
+      'BT /F1 10 Tf 75 666 Td (Teacher/Union PresideSPPS/SPFT) Tj ET',
+      'BT /F1 10 Tf 75 646 Td (Retired) Tj ET',
+      'BT /F1 10 Tf 180 646 Td (SPPS) Tj ET',
+    ];
+    for (const y of [700, 680, 660, 640]) ops.push(`70 ${y} m 260 ${y} l S`);
+    for (const x of [70, 175.6, 260]) ops.push(`${x} 700 m ${x} 640 l S`);
+    const doc = await parse(pdfOf(`0.5 w\n${ops.join('\n')}`), { filename: 'overflow.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Teacher/Union Presid | SPPS/SPFT |');
+    expect(markdown).toContain('| Retired | SPPS |');
   });
 });

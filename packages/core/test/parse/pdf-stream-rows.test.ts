@@ -1,7 +1,7 @@
 /**
  * Stream tables (no rules) as reports set them (issue 22): a label wrapped over two lines with
- * its row's figures on a line between them, one wrapped with a hanging indent, and a source note
- * that ends the table.
+ * its row's figures on a line between them, one wrapped with a hanging indent, the last row's
+ * label wrapped, and a source note that ends the table.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from '@trawl/core';
@@ -69,5 +69,23 @@ describe('parse() of PDF tables set without rules', () => {
     expect(markdown).toContain('| Region | Shipments by truck in tonnes | Yearly change |');
     expect(markdown).toContain('| Eastern region | 1,250 | 4.1 |');
     expect(markdown).toContain('| Southern region | 3,020 | 5.0 |');
+  });
+
+  it("keeps the last row's label wrapped onto a line of its own in the table", async () => {
+    // The wrapped line has one chunk, so the run of table lines ended before it.
+    const ops = [text(72, 740, 'Symptoms by how often they occur.')];
+    const row = (y: number, cells: string[]) =>
+      cells.forEach((cell, c) => cell && ops.push(text(columnX[c]!, y, cell)));
+    row(710, ['Symptom', 'Weekly', 'Monthly', 'Rarely']);
+    row(696, ['Headache', '239', '119', '128']);
+    row(682, ['Back-ache', '139', '126', '219']);
+    row(668, ['Problems falling', '130', '48', '308']);
+    ops.push(text(72, 657, 'asleep at night'));
+    ops.push(text(72, 620, 'The survey asked 1,200 adults in 2024.'));
+    const doc = await parse(pdfOf(ops.join('\n')), { filename: 'symptoms.pdf' });
+    const markdown = doc.markdown ?? '';
+    expect(markdown).toContain('| Problems falling asleep at night | 130 | 48 | 308 |');
+    expect(markdown).toContain('| Back-ache | 139 | 126 | 219 |');
+    expect(markdown).toMatch(/^The survey asked/m);
   });
 });

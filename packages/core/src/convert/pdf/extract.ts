@@ -23,6 +23,12 @@ export interface Fragment {
   width: number;
   size: number;
   bold: boolean;
+  /**
+   * Advance widths of its font's characters, in ems, where the page shows them: where each
+   * character of a run sits (a column rule may cut a run in two) without guessing from a
+   * typical font.
+   */
+  widths?: ReadonlyMap<string, number>;
 }
 
 /** A horizontal or vertical ruling line. */
@@ -187,6 +193,7 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
     }
     return bold;
   };
+  const fontWidths = glyphWidths(operators, OPS);
   const fragments: Fragment[] = [];
   for (const item of text.items) {
     if (!('str' in item) || item.str.trim() === '') continue;
@@ -201,6 +208,7 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
       width: item.width,
       size,
       bold: isBold(item.fontName),
+      ...(fontWidths.has(item.fontName) ? { widths: fontWidths.get(item.fontName)! } : {}),
     });
   }
   const { segments, paintsImages } = readGraphics(operators, OPS, toPage);
@@ -213,6 +221,40 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
     segments,
     paintsImages,
   };
+}
+
+/**
+ * Each font's advance widths by character, in ems, from the glyphs the page shows (pdf.js puts
+ * them in its showText operators). A font whose widths are not in thousandths of an em (a
+ * Type 3 font's own units) is left out.
+ */
+function glyphWidths(
+  operators: { fnArray: number[]; argsArray: unknown[] },
+  OPS: PdfJs['OPS'],
+): Map<string, Map<string, number>> {
+  const fonts = new Map<string, Map<string, number>>();
+  let current: Map<string, number> | undefined;
+  for (let index = 0; index < operators.fnArray.length; index++) {
+    const fn = operators.fnArray[index];
+    if (fn === OPS.setFont) {
+      const [name] = operators.argsArray[index] as [string];
+      current = fonts.get(name) ?? new Map<string, number>();
+      fonts.set(name, current);
+    } else if (fn === OPS.showText && current) {
+      const [glyphs] = (operators.argsArray[index] ?? []) as [unknown];
+      if (!Array.isArray(glyphs)) continue;
+      for (const glyph of glyphs as unknown[]) {
+        const { unicode, width } = (glyph ?? {}) as { unicode?: unknown; width?: unknown };
+        if (typeof unicode === 'string' && [...unicode].length === 1 && typeof width === 'number')
+          current.set(unicode, width / 1000);
+      }
+    }
+  }
+  for (const [name, widths] of fonts) {
+    const typical = [...widths.values()].sort((a, b) => a - b)[widths.size >> 1];
+    if (typical === undefined || typical < 0.15 || typical > 1.2) fonts.delete(name);
+  }
+  return fonts;
 }
 
 type Matrix = [number, number, number, number, number, number];

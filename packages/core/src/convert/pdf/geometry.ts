@@ -99,11 +99,14 @@ export function makeLine(fragments: Fragment[]): Line {
 }
 
 /**
- * Relative advance widths of common characters in proportional fonts, used to place the words
- * inside a fragment: pdf.js joins a table row's cells into one fragment when their gaps are
- * small, and the words must be put back in their cells.
+ * Advance widths in ems, used to place the words inside a fragment: pdf.js joins a table row's
+ * cells into one fragment when their gaps are small, and the words must be put back in their
+ * cells. The font's own widths when the page showed the character, else those typical of
+ * proportional fonts.
  */
-function relativeWidth(char: string): number {
+function relativeWidth(char: string, widths?: ReadonlyMap<string, number>): number {
+  const known = widths?.get(char);
+  if (known !== undefined) return known;
   if (/[ilj.,:;'!|`]/.test(char)) return 0.28;
   if (/[ftrI()[\]{}\-/ ]/.test(char)) return 0.36;
   if (/[mwMW@%]/.test(char)) return 0.86;
@@ -121,38 +124,57 @@ export interface Word {
   y: number;
   size: number;
   bold: boolean;
+  /** Its font's advance widths (Fragment.widths), when known. */
+  widths?: ReadonlyMap<string, number>;
 }
 
-/** The words of a fragment with estimated positions, scaled so they fill the fragment's width. */
+/**
+ * The words of a fragment with estimated positions, scaled so they fill the fragment's width. A
+ * right-to-left fragment's characters (logical order) are laid out from its right edge.
+ */
 export function splitWords(fragment: Fragment): Word[] {
   const chars = [...fragment.text];
-  const total = chars.reduce((sum, char) => sum + relativeWidth(char), 0) || 1;
+  const widths = fragment.widths;
+  const total = chars.reduce((sum, char) => sum + relativeWidth(char, widths), 0) || 1;
   const scale = fragment.width / total;
+  const rtl = isRightToLeft(fragment.text);
   const words: Word[] = [];
-  let x = fragment.x;
+  let x = rtl ? fragment.x + fragment.width : fragment.x;
   let current: Word | undefined;
   for (const char of chars) {
-    const advance = relativeWidth(char) * scale;
+    const advance = relativeWidth(char, widths) * scale;
+    const [from, to] = rtl ? [x - advance, x] : [x, x + advance];
     if (/\s/.test(char)) {
       current = undefined;
     } else {
       if (!current) {
         current = {
           text: '',
-          left: x,
-          right: x,
+          left: from,
+          right: to,
           y: fragment.y,
           size: fragment.size,
           bold: fragment.bold,
+          ...(widths ? { widths } : {}),
         };
         words.push(current);
       }
       current.text += char;
-      current.right = x + advance;
+      current.left = Math.min(current.left, from);
+      current.right = Math.max(current.right, to);
     }
-    x += advance;
+    x = rtl ? from : to;
   }
   return words;
+}
+
+/**
+ * Words of one line of a cell as read: left to right, or from the right when most of their
+ * letters are right-to-left (a Hebrew or Arabic label).
+ */
+export function readingOrder(words: Word[]): Word[] {
+  const rtl = isRightToLeft(words.map((word) => word.text).join(' '));
+  return [...words].sort((a, b) => (rtl ? b.right - a.right : a.left - b.left));
 }
 
 /**
@@ -162,14 +184,14 @@ export function splitWords(fragment: Fragment): Word[] {
  */
 export function cutWord(word: Word, x: number): [Word | undefined, Word | undefined] {
   const chars = [...word.text];
-  const total = chars.reduce((sum, char) => sum + relativeWidth(char), 0) || 1;
+  const total = chars.reduce((sum, char) => sum + relativeWidth(char, word.widths), 0) || 1;
   const scale = (word.right - word.left) / total;
   let [leftText, rightText] = ['', ''];
   let position = word.left;
   let rightStart = word.right;
   let leftEnd = word.left;
   for (const char of chars) {
-    const end = position + relativeWidth(char) * scale;
+    const end = position + relativeWidth(char, word.widths) * scale;
     if (end <= x) {
       leftText += char;
       leftEnd = end;

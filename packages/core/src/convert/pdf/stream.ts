@@ -6,7 +6,15 @@
  * line is a row, and a line that only continues the cells above (a wrapped label) joins them.
  */
 import type { Fragment } from './extract.ts';
-import { buildLines, type Line, median, splitWords, type Word } from './geometry.ts';
+import {
+  buildLines,
+  isRightToLeft,
+  type Line,
+  median,
+  readingOrder,
+  splitWords,
+  type Word,
+} from './geometry.ts';
 import type { Table } from './tables.ts';
 
 /** A run of words on one line with no wide gap inside. */
@@ -132,7 +140,11 @@ function isProse(rows: Row[]): boolean {
   return wordy >= 0.6 && figures.length / chunks.length < 0.1;
 }
 
-function tableFromRun(run: Row[], before: Row | undefined): Table | undefined {
+function tableFromRun(
+  run: Row[],
+  before: Row | undefined,
+  after: Row | undefined,
+): Table | undefined {
   // Trim leading and trailing single-chunk lines: titles and notes, not rows.
   while (run.length && !isMulti(run[0]!)) run.shift();
   while (run.length && !isMulti(run.at(-1)!)) run.pop();
@@ -149,18 +161,29 @@ function tableFromRun(run: Row[], before: Row | undefined): Table | undefined {
   const grid: string[][] = [];
   const lines: Row[] = [];
   for (const row of run) {
-    const cells = Array.from({ length: gaps.length + 1 }, () => '');
+    const cellWords = Array.from({ length: gaps.length + 1 }, () => [] as Word[]);
     for (const chunk of row.chunks) {
       // A chunk crossing a column boundary at a wide gap is two cells; at a word space it is
       // one cell spanning columns, kept in the column it starts in.
-      for (const piece of piecesOf(chunk, columnOf, size)) {
-        const column = columnOfPiece(piece, gaps, columnOf);
-        for (const word of piece)
-          cells[column] = cells[column] ? `${cells[column]} ${word.text}` : word.text;
-      }
+      for (const piece of piecesOf(chunk, columnOf, size))
+        cellWords[columnOfPiece(piece, gaps, columnOf)]!.push(...piece);
     }
-    grid.push(cells);
+    grid.push(
+      cellWords.map((words) =>
+        readingOrder(words)
+          .map((word) => word.text)
+          .join(' '),
+      ),
+    );
     lines.push(row);
+  }
+  // The last row's label wrapped onto a line of its own: that line has one chunk, so the run
+  // ended before it; it is taken when joinWrappedLines would join it.
+  const last = run.at(-1)!;
+  if (after && wrapsLastLabel(after, last, grid.at(-1)![0]!, gaps[0]!, size)) {
+    grid.push([after.line.text, ...gaps.map(() => '')]);
+    lines.push(after);
+    run.push(after);
   }
   // Dot leaders lead the eye to a figure; a line of dashes is a rule set in type.
   const cleaned = grid.map((cells) => cells.map(withoutLeaders));
@@ -299,6 +322,25 @@ function joinWrappedLines(grid: string[][], rows: Row[], size: number): string[]
   return out;
 }
 
+/**
+ * Whether a one-chunk line tight under a table's last row, in its label column and type size,
+ * continues that row's label: the label breaks mid-phrase, the line starts in lower case, or
+ * it hangs indented under the label (the tests joinWrappedLines makes).
+ */
+function wrapsLastLabel(
+  line: Row,
+  last: Row,
+  label: string,
+  firstGap: { from: number; to: number },
+  size: number,
+): boolean {
+  if (line.chunks.length !== 1 || label === '' || isRightToLeft(line.line.text)) return false;
+  if (line.line.y - last.line.y > size * 1.3 || Math.abs(line.line.size - last.line.size) > 0.6)
+    return false;
+  if (line.chunks[0]!.right > firstGap.from + 1 || caption.test(line.line.text)) return false;
+  return /[/,-]$/.test(label) || /^\p{Ll}/u.test(line.line.text) || hanging(line, last);
+}
+
 /** A line set a little right of the label above it: the hanging indent of a wrapped label. */
 const hanging = (row: Row, above: Row) =>
   row.line.left > above.line.left + row.line.size * 0.15 &&
@@ -316,6 +358,15 @@ export function streamTables(fragments: Fragment[]): Table[] {
   const rows = buildLines(fragments).map((line) => ({ line, chunks: chunksOf(line) }));
   return candidateRuns(rows).flatMap((run) => {
     const first = rows.indexOf(run.find(isMulti)!);
-    return tableFromRun(run, rows[first - 1]) ?? [];
+    return tableFromRun(run, rows[first - 1], rows[rows.indexOf(run.at(-1)!) + 1]) ?? [];
   });
+}
+
+/**
+ * The one table set by alignment inside a region whose rules frame it (tables.ts): every line
+ * of the region is a row, blank lines and all, since the frame and not the spacing bounds it.
+ */
+export function streamTableIn(fragments: Fragment[]): Table | undefined {
+  const rows = buildLines(fragments).map((line) => ({ line, chunks: chunksOf(line) }));
+  return tableFromRun(rows, undefined, undefined);
 }

@@ -4,8 +4,16 @@
  * (stream.ts).
  */
 import type { Fragment, PageContent, Segment } from './extract.ts';
-import { streamTables } from './stream.ts';
-import { type Box, centreX, cutWord, fragmentBox, splitWords, type Word } from './geometry.ts';
+import { streamTableIn, streamTables } from './stream.ts';
+import {
+  type Box,
+  centreX,
+  cutWord,
+  fragmentBox,
+  readingOrder,
+  splitWords,
+  type Word,
+} from './geometry.ts';
 
 export interface Table {
   box: Box;
@@ -86,8 +94,7 @@ function cellText(words: Word[]): string {
   }
   return lines
     .map((line) =>
-      line
-        .sort((a, b) => a.left - b.left)
+      readingOrder(line)
         .map((word) => word.text)
         .join(' '),
     )
@@ -165,7 +172,13 @@ function cutAtRules(word: Word, xs: number[], verticals: Segment[]): Word[] {
   return [...(left ? [left] : []), ...(right ? cutAtRules(right, xs, verticals) : [])];
 }
 
-function ruledTables(page: PageContent, words: Word[]): Table[] {
+/**
+ * Grids from the page's rules. A grid whose rules frame the table but do not give its columns
+ * (column rules only in the header, a ruled cell holding columns of figures) is returned as a
+ * region for stream.ts to read as one table: the rules say where the table is, the text's
+ * alignment where its columns are.
+ */
+function ruledTables(page: PageContent, words: Word[]): { tables: Table[]; regions: Box[] } {
   const lines = mergeSegments(page.segments);
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
   const verticals = lines.filter((segment) => segment.orientation === 'v');
@@ -183,6 +196,7 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     groups.set(root, [...(groups.get(root) ?? []), segment]);
   });
   const tables: Table[] = [];
+  const regions: Box[] = [];
   for (const group of groups.values()) {
     const hs = group.filter((segment) => segment.orientation === 'h');
     const vs = group.filter((segment) => segment.orientation === 'v');
@@ -215,10 +229,12 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     if (rowCount * columnCount < 2 || columnCount === 1) continue;
     // A ruled column whose lines hold columns of their own: the rules are the frame of a table
     // set by alignment (a label column ruled off from its figures), left to stream tables.
-    const bands = xs.slice(1).map((right, c) => [xs[c]!, right] as const);
-    if (bands.some(([left, right]) => severalColumns(words, left, right, ys[0]!, ys.at(-1)!)))
-      continue;
     const box = { left: xs[0]!, right: xs.at(-1)!, top: ys[0]!, bottom: ys.at(-1)! };
+    const bands = xs.slice(1).map((right, c) => [xs[c]!, right] as const);
+    if (bands.some(([left, right]) => severalColumns(words, left, right, ys[0]!, ys.at(-1)!))) {
+      regions.push(box);
+      continue;
+    }
     // Cells joined where the rule between them is missing.
     const owner = Array.from({ length: rowCount }, (_, r) =>
       Array.from({ length: columnCount }, (_, c) => [r, c] as [number, number]),
@@ -231,7 +247,33 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     }
     // Column rules only in the header: the body's columns come from text alignment instead.
     const unruledRows = owner.filter((row) => row.every(([, c]) => c === 0)).length;
-    if (unruledRows > rowCount / 2) continue;
+    if (unruledRows > rowCount / 2) {
+      regions.push(box);
+      continue;
+    }
+    // The same when most of the text lies in rows where cells merged across the header's column
+    // rules hold columns of figures of their own: the rules stop at the header (and perhaps one
+    // rule keeps the labels apart), so the columns are the text's.
+    const lineCount = (top: number, bottom: number) =>
+      new Set(
+        words
+          .filter((w) => w.y > top && w.y < bottom && w.left >= box.left && w.right <= box.right)
+          .map((w) => Math.round(w.y)),
+      ).size;
+    const alignedLines = owner.reduce((sum, row, r) => {
+      const spans = row.flatMap(([, c], k) =>
+        k > 0 && c === row[k - 1]![1] ? [] : [[c, row.findLastIndex(([, o]) => o === c)]],
+      );
+      const [top, bottom] = [ys[r]!, ys[r + 1]!];
+      const aligned = spans.some(
+        ([from, to]) => to! > from! && severalColumns(words, xs[from!]!, xs[to! + 1]!, top, bottom),
+      );
+      return aligned ? sum + lineCount(top, bottom) : sum;
+    }, 0);
+    if (alignedLines > lineCount(ys[0]!, ys.at(-1)!) / 2) {
+      regions.push(box);
+      continue;
+    }
     for (let r = 1; r < rowCount; r++) {
       for (let c = 0; c < columnCount; c++) {
         const middleX = (xs[c]! + xs[c + 1]!) / 2;
@@ -268,32 +310,32 @@ function ruledTables(page: PageContent, words: Word[]): Table[] {
     if (rows.flat().every((cell) => cell === '')) continue;
     tables.push({ box, rows, headerRows: 1 });
   }
-  return tables;
+  return { tables, regions };
 }
 
 /** The page's tables, and the fragments they took out of the text flow. */
 export function findTables(page: PageContent): { tables: Table[]; used: Set<Fragment> } {
   const words = page.fragments.flatMap(splitWords);
-  const ruled = ruledTables(page, words);
+  const { tables: ruled, regions } = ruledTables(page, words);
   const used = new Set<Fragment>();
-  const inTable = (fragment: Fragment, table: Table) => {
-    const box = fragmentBox(fragment);
-    const x = centreX(box);
+  const inBox = (fragment: Fragment, box: Box) => {
+    const x = centreX(fragmentBox(fragment));
     const y = fragment.y - fragment.size * 0.3;
-    return (
-      x > table.box.left - 1 &&
-      x < table.box.right + 1 &&
-      y > table.box.top - 1 &&
-      y < table.box.bottom + 1
-    );
+    return x > box.left - 1 && x < box.right + 1 && y > box.top - 1 && y < box.bottom + 1;
   };
-  for (const table of ruled) {
-    for (const fragment of page.fragments) if (inTable(fragment, table)) used.add(fragment);
-  }
-  const aligned = streamTables(page.fragments.filter((fragment) => !used.has(fragment)));
-  for (const table of aligned) {
+  const take = (table: Table) => {
     for (const fragment of page.fragments)
-      if (!used.has(fragment) && inTable(fragment, table)) used.add(fragment);
-  }
-  return { tables: [...ruled, ...aligned], used };
+      if (!used.has(fragment) && inBox(fragment, table.box)) used.add(fragment);
+  };
+  ruled.forEach(take);
+  const framed = regions.flatMap((region) => {
+    const table = streamTableIn(
+      page.fragments.filter((fragment) => !used.has(fragment) && inBox(fragment, region)),
+    );
+    if (table) take(table);
+    return table ?? [];
+  });
+  const aligned = streamTables(page.fragments.filter((fragment) => !used.has(fragment)));
+  aligned.forEach(take);
+  return { tables: [...ruled, ...framed, ...aligned], used };
 }
