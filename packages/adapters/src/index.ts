@@ -10,3 +10,5 @@ export { EmailNotifier, digestPages } from './notifier/email.ts';
 export type { EmailNotifierOptions } from './notifier/email.ts';
 export { OpenAiLlmProvider, parseJsonAnswer } from './llm/openai.ts';
 export type { OpenAiLlmProviderOptions } from './llm/openai.ts';
+export { BullMqQueue } from './queue/bullmq.ts';
+export type { BullMqQueueOptions } from './queue/bullmq.ts';
