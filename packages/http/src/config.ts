@@ -16,6 +16,9 @@ import {
   pricesFromEnv,
   type ConfigRow,
 } from './config-values.ts';
+import { storageKeys, storageRows, type StorageSettings } from './config-storage.ts';
+
+export type { StorageSettings } from './config-storage.ts';
 
 /** Every setting, in the order the README lists them. */
 export const configRows = [
@@ -25,25 +28,7 @@ export const configRows = [
     schema: z.string().min(1).default('./.trawl'),
     description: 'Folder of the embedded SQLite store (page cache, jobs).',
   },
-  {
-    key: 'store',
-    env: 'TRAWL_STORE',
-    schema: z.enum(['sqlite', 'postgres', 'redis']).default('sqlite'),
-    description:
-      'Where jobs, the page cache, monitors and keys live: `sqlite` (a file in the data folder), `postgres` (`TRAWL_DATABASE_URL`) or `redis` (`TRAWL_REDIS_URL`). Processes that share a `postgres` or `redis` store share their jobs.',
-  },
-  {
-    key: 'databaseUrl',
-    env: 'TRAWL_DATABASE_URL',
-    schema: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-    description: 'PostgreSQL connection URL of `TRAWL_STORE=postgres`.',
-  },
-  {
-    key: 'redisUrl',
-    env: 'TRAWL_REDIS_URL',
-    schema: z.url({ protocol: /^rediss?$/ }).optional(),
-    description: 'Redis URL of `TRAWL_STORE=redis`.',
-  },
+  ...storageRows,
   {
     key: 'proxyUrl',
     env: 'TRAWL_PROXY_URL',
@@ -385,16 +370,6 @@ export interface ServerSettings {
   llmDailyTokens?: number;
   searxngUrl?: string;
 }
-
-/** Where the store lives; `openStore` (cli/store.ts) opens it. */
-export interface StorageSettings {
-  store: 'sqlite' | 'postgres' | 'redis';
-  databaseUrl?: string;
-  redisUrl?: string;
-}
-
-/** Keys of the rows that choose the store. */
-const storageKeys = ['store', 'databaseUrl', 'redisUrl'] as const;
 
 /** The resolved settings of one process. */
 export interface TrawlConfig {

@@ -22,6 +22,8 @@ import type { JobError, JobErrors, JobKind, JobProgress, JobStatus } from './typ
 
 /** Namespace of the job records. */
 export const jobsNamespace = 'jobs';
+/** Namespace of cancel requests, written by any process, read by the job's owner (issue 21). */
+export const jobCancelsNamespace = 'job-cancels';
 
 /** What the store keeps about a job besides its pages. */
 export interface JobRecord {
@@ -66,6 +68,8 @@ export class JobState {
   readonly store: Store;
   readonly namespace: string;
   record: JobRecord;
+  // Record writes go one after another, so an older snapshot never lands after a newer one.
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(store: Store, record: JobRecord) {
     this.store = store;
@@ -78,8 +82,17 @@ export class JobState {
     return store.get<JobRecord>(jobsNamespace, id);
   }
 
-  async saveRecord(): Promise<void> {
-    await this.store.set(jobsNamespace, this.record.id, this.record);
+  saveRecord(): Promise<void> {
+    const save = this.#saving.then(() =>
+      this.store.set(jobsNamespace, this.record.id, this.record),
+    );
+    this.#saving = save.catch(() => undefined);
+    return save;
+  }
+
+  /** Whether some process asked for the job to stop. */
+  async isCancelRequested(): Promise<boolean> {
+    return (await this.store.get(jobCancelsNamespace, this.record.id)) !== undefined;
   }
 
   /** Takes `count` queue numbers, persisted before any is used. */
