@@ -41,8 +41,13 @@ export interface JobRecord {
   seeded: boolean;
   /** Queue numbers below this are taken (reserved before use, so a kill never reuses one). */
   nextSeq: number;
-  /** Counters at the end, so a finished job reads back without scanning. */
+  /**
+   * Counters at the end, so a finished job reads back without scanning; while it runs in a
+   * shared store, as its owner last published them.
+   */
   progress?: JobProgress;
+  /** Pages being scraped when the owner last published its counters (shared store). */
+  activePages?: number;
   /** Batch scrape: inputs skipped as invalid. */
   invalidURLs?: string[];
 }

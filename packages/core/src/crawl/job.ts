@@ -128,7 +128,10 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   get taken(): number {
     return this.#counters.total;
   }
-
+  /** Pages being scraped now. */
+  get activePages(): number {
+    return this.#inFlight.size;
+  }
   /** Wakes the scheduler: new queue entries were written. */
   wake(): void {
     this.#writes += 1;

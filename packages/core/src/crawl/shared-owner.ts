@@ -35,10 +35,11 @@ export function watchShared(job: JobRunner): () => void {
         return;
       }
       // Status reads in other processes come from the record: keep its counters current.
-      const progress = JSON.stringify(job.progress);
+      const progress = JSON.stringify([job.progress, job.activePages]);
       if (progress !== published && !job.isEnding) {
         published = progress;
         job.state.record.progress = job.progress;
+        job.state.record.activePages = job.activePages;
         await job.state.saveRecord();
       }
     } catch {

@@ -63,6 +63,10 @@ export class StoredJob extends EventEmitter<JobEvents> implements Job {
     const progress = this.state.record.progress ?? noProgress;
     return { ...progress, queued: progress.total - progress.completed };
   }
+  /** Pages being scraped when the owner last published its counters. */
+  get activePages(): number {
+    return this.status === 'scraping' ? (this.state.record.activePages ?? 0) : 0;
+  }
   /** Batch scrape: inputs skipped as invalid. */
   get invalidURLs(): string[] {
     return this.state.record.invalidURLs ?? [];

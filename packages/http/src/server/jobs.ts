@@ -31,6 +31,8 @@ import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.
 const ownersNamespace = 'job-owners';
 /** Jobs not yet final, by id, with their owner record: what `active()` lists in any process. */
 const runningNamespace = 'jobs-running';
+/** When each team's last job completed, for `GET /v2/team/queue-status`. */
+const successNamespace = 'jobs-last-success';
 /** Kind of the units that drive a job. */
 const jobUnitKind = 'job';
 /** Jobs one process drives at once with a shared queue (each mostly waits on its pages). */
@@ -220,6 +222,10 @@ export class JobRegistry {
     void job.done.then(async (summary) => {
       this.#running.delete(job.id);
       await this.#store.delete(runningNamespace, job.id).catch(() => undefined);
+      if (owner && summary.status === 'completed')
+        await this.#store
+          .set(successNamespace, owner.team, new Date().toISOString())
+          .catch(() => undefined);
       if (webhook && sender) {
         const final = summary.status === 'completed' ? 'completed' : summary.status;
         void sender.send(webhook, `${family(job)}.${final}`, job.id, {
@@ -254,9 +260,33 @@ export class JobRegistry {
 
   /** The team's crawls still running, wherever they are driven. */
   async active(team: string): Promise<JobOwner[]> {
+    return (await this.#runningOf(team)).filter((owner) => owner.kind === 'crawl');
+  }
+
+  /**
+   * The team's pages queued and being scraped over all its running jobs, wherever they run (as
+   * their owners last published them, twice a second), and when a job of it last completed.
+   */
+  async queueStatus(
+    team: string,
+  ): Promise<{ active: number; waiting: number; mostRecentSuccess: string | null }> {
+    let active = 0;
+    let waiting = 0;
+    for (const owner of await this.#runningOf(team)) {
+      const job = this.#running.get(owner.id) ?? (await openJob(owner.id, this.#store));
+      if (!job || job.status !== 'scraping') continue;
+      const pages = 'activePages' in job ? Number(job.activePages) : 0;
+      active += pages;
+      waiting += Math.max(0, job.progress.total - job.progress.completed - pages);
+    }
+    const mostRecentSuccess = (await this.#store.get<string>(successNamespace, team)) ?? null;
+    return { active, waiting, mostRecentSuccess };
+  }
+
+  async #runningOf(team: string): Promise<JobOwner[]> {
     const owners: JobOwner[] = [];
     for await (const { value } of scanStore<JobOwner>(this.#store, runningNamespace)) {
-      if (value.team === team && value.kind === 'crawl') owners.push(value);
+      if (value.team === team) owners.push(value);
     }
     return owners;
   }
