@@ -54,6 +54,12 @@ export class SplitDeployment {
   readonly apiKey = 'fc-scale-test';
   readonly workers: WorkerProcess[] = [];
   api: ServeProcess | undefined;
+  readonly #extraEnv: Record<string, string>;
+
+  /** `env`: more variables for every process (a benchmark's concurrency settings). */
+  constructor(env: Record<string, string> = {}) {
+    this.#extraEnv = env;
+  }
 
   get databaseUrl(): string {
     return `postgres://postgres@127.0.0.1:5432/${this.databaseName}`;
@@ -71,7 +77,8 @@ export class SplitDeployment {
       TRAWL_QUEUE_LEASE_MS: '2000',
       TRAWL_API_KEYS: this.apiKey,
       TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
-      TRAWL_LOG_LEVEL: process.env['SCALE_LOG'] ?? 'silent',
+      TRAWL_LOG_LEVEL: 'silent',
+      ...this.#extraEnv,
       ...extra,
     };
   }
