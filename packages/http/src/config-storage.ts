@@ -33,7 +33,7 @@ export const storageRows = [
     env: 'TRAWL_QUEUE',
     schema: z.enum(['in-process', 'bullmq']).default('in-process'),
     description:
-      'Where units of work (a crawl or batch owner, each page, each monitor check target) wait: `in-process` (run by the process that accepts them) or `bullmq` (BullMQ on `TRAWL_REDIS_URL`, run by any `trawl worker`).',
+      'Where units of work (the owner of each crawl or batch scrape, each of their pages) wait: `in-process` (run by the process that accepts them) or `bullmq` (BullMQ on `TRAWL_REDIS_URL`, run by any `trawl worker`).',
   },
   {
     key: 'queueLeaseMs',

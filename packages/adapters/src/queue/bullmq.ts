@@ -2,7 +2,7 @@
  * A Queue on BullMQ over Redis: units added by any process run on whichever `trawl worker` (or
  * `trawl serve`) consumes their kind, on any machine that reaches the Redis server (issue 21).
  *
- * One BullMQ queue per kind of unit (`job`, `page`, `check`), named `<kind>` under `prefix`. The
+ * One BullMQ queue per kind of unit (`job`, `page`), named `<kind>` under `prefix`. The
  * unit id is the BullMQ job id, so adding a unit that still waits or runs is a no-op. A consumer
  * holds a lock on each unit it runs and renews it every `leaseMs / 2`; a consumer that dies stops
  * renewing, and once the lock has expired BullMQ's stalled-job check puts the unit back to wait
