@@ -117,6 +117,12 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   get engineContext(): EngineContext {
     return { ...this.#context, signal: this.#abort.signal };
   }
+  /** Stops driving without an end status or `done`: another process took the job over (issue 21). */
+  abandon(): void {
+    this.#finishing = true;
+    this.#stopWatch?.();
+    this.#abort.abort();
+  }
 
   /** Counts URLs taken into the job (queued or about to be). */
   countTaken(count: number): void {
@@ -395,15 +401,9 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   }
 
   #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
-    if (this.#dispatch) {
-      const page = {
-        jobId: this.id,
-        seq: item.seq,
-        url: item.url,
-        options: this.#plan.scrapeOptions,
-      };
-      return this.#dispatch(page, this.#abort.signal);
-    }
+    const { seq, url } = item;
+    const options = this.#plan.scrapeOptions;
+    if (this.#dispatch) return this.#dispatch({ jobId: this.id, seq, url, options }, this.signal);
     return scrapeWithRetries(item.url, this.#plan.scrapeOptions, this.engineContext, {
       retries: this.config.crawlRetries,
       signal: this.#abort.signal,
@@ -494,6 +494,4 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   }
 }
 
-function hostOf(url: string): string {
-  return new URL(url).host;
-}
+const hostOf = (url: string) => new URL(url).host;

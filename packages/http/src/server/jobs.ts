@@ -195,7 +195,17 @@ export class JobRegistry {
       }
       this.#track(job, owner);
       this.#starting.get(id)?.resolve();
-      await job.done;
+      // A lost lease (or this process closing) hands the job to another owner: stop driving
+      // it here without an end status, so exactly one process drives it.
+      const released = new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await Promise.race([job.done, released]);
+      if (job.status === 'scraping') {
+        // resumeJob's runner can let go; the Job interface of library users does not say so.
+        (job as Job & { abandon?: () => void }).abandon?.();
+        this.#running.delete(id);
+      }
       return null;
     } finally {
       this.#starting.get(id)?.resolve();

@@ -29,10 +29,17 @@ export function pageDispatch(queue: Queue, team: string): PageDispatch {
       data: { jobId: page.jobId, team, url: page.url, options: page.options },
     };
     signal.throwIfAborted();
+    // The listener goes with the page: a crawl's signal lives as long as the crawl.
+    const settled = new AbortController();
     const aborted = new Promise<never>((_resolve, reject) => {
-      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      const onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true, signal: settled.signal });
     });
-    return Promise.race([queue.run<Awaited<ReturnType<PageDispatch>>>(unit), aborted]);
+    try {
+      return await Promise.race([queue.run<Awaited<ReturnType<PageDispatch>>>(unit), aborted]);
+    } finally {
+      settled.abort();
+    }
   };
 }
 
