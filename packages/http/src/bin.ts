@@ -25,6 +25,7 @@ await Promise.all([closeBrowsers(), closeWorkerPools()]);
 // An interrupted crawl leaves pages in flight; its store already holds everything it needs to
 // resume, so do not wait for them. (Node writes stdout and stderr synchronously to files, and on
 // Linux to pipes and terminals too, so nothing already written is lost.)
-// SIGTERM ends `trawl serve` the same way.
-if (interrupt.signal.aborted || process.argv[2] === 'serve') process.exit(exitCode);
+// SIGTERM ends `trawl serve` and `trawl worker` the same way.
+if (interrupt.signal.aborted || ['serve', 'worker'].includes(process.argv[2] ?? ''))
+  process.exit(exitCode);
 process.exitCode = exitCode;

@@ -11,6 +11,7 @@ import {
   pricesFromEnv,
   type ConfigRow,
 } from './config-values.ts';
+import { storageRows } from './config-storage.ts';
 
 /** Every setting, in the order the README lists them. */
 export const configRows = [
@@ -20,38 +21,7 @@ export const configRows = [
     schema: z.string().min(1).default('./.trawl'),
     description: 'Folder of the embedded SQLite store (page cache, jobs).',
   },
-  {
-    key: 'store',
-    env: 'TRAWL_STORE',
-    schema: z.enum(['sqlite', 'postgres', 'redis']).default('sqlite'),
-    description:
-      'Where jobs, the page cache, monitors and keys live: `sqlite` (a file in the data folder), `postgres` (`TRAWL_DATABASE_URL`) or `redis` (`TRAWL_REDIS_URL`). Processes that share a `postgres` or `redis` store share their jobs.',
-  },
-  {
-    key: 'databaseUrl',
-    env: 'TRAWL_DATABASE_URL',
-    schema: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-    description: 'PostgreSQL connection URL of `TRAWL_STORE=postgres`.',
-  },
-  {
-    key: 'redisUrl',
-    env: 'TRAWL_REDIS_URL',
-    schema: z.url({ protocol: /^rediss?$/ }).optional(),
-    description:
-      'Redis URL of `TRAWL_STORE=redis`; when set, whatever the store, the team limits (`TRAWL_RATE_LIMIT_PER_MINUTE`, `TRAWL_TEAM_CONCURRENCY`, the credit totals of `TRAWL_TEAM_CREDITS`) are counted there, so every process pointing at it enforces one limit. Unset: each process counts its own.',
-  },
-  {
-    key: 'redisPrefix',
-    env: 'TRAWL_REDIS_PREFIX',
-    schema: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[\w.:-]+$/, 'letters, digits and _ . : - only')
-      .default('trawl'),
-    description:
-      'Start of every Redis key Trawl writes (store and limits), so that several deployments can share one Redis.',
-  },
+  ...storageRows,
   {
     key: 'proxyUrl',
     env: 'TRAWL_PROXY_URL',

@@ -8,9 +8,11 @@ import { resolveEngineConfig, ValidationError, type EngineConfig } from '@trawl/
 import type { CreditPrices } from '@trawl/core/server';
 import type { z } from 'zod';
 import { configRows } from './config-rows.ts';
+import { storageKeys, type StorageSettings } from './config-storage.ts';
 import type { ConfigRow } from './config-values.ts';
 
 export { configRows };
+export type { StorageSettings };
 
 /** Keys of the rows that configure the server rather than the engine. */
 const serverKeys = [
@@ -65,17 +67,6 @@ export interface ServerSettings {
   llmDailyTokens?: number;
   searxngUrl?: string;
 }
-
-/** Where the store lives; `openStore` (cli/store.ts) opens it. */
-export interface StorageSettings {
-  store: 'sqlite' | 'postgres' | 'redis';
-  databaseUrl?: string;
-  redisUrl?: string;
-  redisPrefix: string;
-}
-
-/** Keys of the rows that choose the store. */
-const storageKeys = ['store', 'databaseUrl', 'redisUrl', 'redisPrefix'] as const;
 
 /** The resolved settings of one process. */
 export interface TrawlConfig {

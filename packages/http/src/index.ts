@@ -6,6 +6,7 @@ export { pageFileName } from './cli/job-output.ts';
 export type { CliIo, Command } from './cli/index.ts';
 export { loadConfig, configRows, envNamesOf } from './config.ts';
 export { openStore } from './cli/store.ts';
+export { openQueue } from './cli/queue.ts';
 export { buildServer } from './server/app.ts';
 export type { ServerOptions } from './server/app.ts';
 export { ApiKeys } from './server/auth.ts';

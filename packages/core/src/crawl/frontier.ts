@@ -22,6 +22,8 @@ import type { JobError, JobErrors, JobKind, JobProgress, JobStatus } from './typ
 
 /** Namespace of the job records. */
 export const jobsNamespace = 'jobs';
+/** Namespace of cancel requests, written by any process, read by the job's owner (issue 21). */
+export const jobCancelsNamespace = 'job-cancels';
 
 /** What the store keeps about a job besides its pages. */
 export interface JobRecord {
@@ -39,8 +41,13 @@ export interface JobRecord {
   seeded: boolean;
   /** Queue numbers below this are taken (reserved before use, so a kill never reuses one). */
   nextSeq: number;
-  /** Counters at the end, so a finished job reads back without scanning. */
+  /**
+   * Counters at the end, so a finished job reads back without scanning; while it runs in a
+   * shared store, as its owner last published them.
+   */
   progress?: JobProgress;
+  /** Pages being scraped when the owner last published its counters (shared store). */
+  activePages?: number;
   /** Batch scrape: inputs skipped as invalid. */
   invalidURLs?: string[];
 }
@@ -66,6 +73,8 @@ export class JobState {
   readonly store: Store;
   readonly namespace: string;
   record: JobRecord;
+  // Record writes go one after another, so an older snapshot never lands after a newer one.
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(store: Store, record: JobRecord) {
     this.store = store;
@@ -78,8 +87,17 @@ export class JobState {
     return store.get<JobRecord>(jobsNamespace, id);
   }
 
-  async saveRecord(): Promise<void> {
-    await this.store.set(jobsNamespace, this.record.id, this.record);
+  saveRecord(): Promise<void> {
+    const save = this.#saving.then(() =>
+      this.store.set(jobsNamespace, this.record.id, this.record),
+    );
+    this.#saving = save.catch(() => undefined);
+    return save;
+  }
+
+  /** Whether some process asked for the job to stop. */
+  async isCancelRequested(): Promise<boolean> {
+    return (await this.store.get(jobCancelsNamespace, this.record.id)) !== undefined;
   }
 
   /** Takes `count` queue numbers, persisted before any is used. */

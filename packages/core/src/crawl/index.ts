@@ -2,6 +2,7 @@
  * `crawl()`, `batchScrape()` and `resumeJob()`: validate, write the job record, start the runner.
  */
 import { resolveEngineConfig, type EngineContext } from '../config.ts';
+import type { Store } from '../interfaces/store.ts';
 import { ValidationError } from '../errors.ts';
 import { MemoryStore } from '../defaults/memory-store.ts';
 import { parseTargetUrl } from '../internal/url.ts';
@@ -12,6 +13,7 @@ import { BatchPlan } from './batch-plan.ts';
 import { CrawlPlan } from './crawl-plan.ts';
 import { JobState, type JobRecord } from './frontier.ts';
 import { JobRunner } from './job.ts';
+import type { PageDispatch } from './shared-owner.ts';
 import {
   batchScrapeOptionsSchema,
   checkCrawlLimit,
@@ -27,6 +29,8 @@ import type { BatchScrapeJob, CrawlJob, Job, JobKind } from './types.ts';
 export interface JobContext extends EngineContext {
   /** The job's id; a new UUID when omitted. */
   jobId?: string;
+  /** Scrapes each page elsewhere (worker processes through the Queue); here when omitted. */
+  dispatch?: PageDispatch;
 }
 
 /**
@@ -47,10 +51,19 @@ export function crawl(
   options: CrawlOptions | ResolvedCrawlOptions = {},
   context: JobContext = {},
 ): CrawlJob {
+  return startJob(crawlRecord(url, options, context), context);
+}
+
+/** A new crawl's record, its options validated. @throws as `crawl()` */
+function crawlRecord(
+  url: string,
+  options: CrawlOptions | ResolvedCrawlOptions,
+  context: JobContext,
+): JobRecord {
   const resolved = resolveOptions(crawlOptionsSchema, options, 'crawl options');
   checkCrawlLimit(resolved.limit, (context.config ?? resolveEngineConfig()).maxCrawlLimit);
   const target = parseTargetUrl(url);
-  return startJob(newRecord('crawl', target.href, resolved, context), context);
+  return newRecord('crawl', target.href, resolved, context);
 }
 
 /**
@@ -65,6 +78,15 @@ export function batchScrape(
   options: BatchScrapeOptions | ResolvedBatchScrapeOptions = {},
   context: JobContext = {},
 ): BatchScrapeJob {
+  return startJob(batchRecord(urls, options, context), context);
+}
+
+/** A new batch scrape's record, its options validated. @throws as `batchScrape()` */
+function batchRecord(
+  urls: readonly string[],
+  options: BatchScrapeOptions | ResolvedBatchScrapeOptions,
+  context: JobContext,
+): JobRecord {
   const resolved = resolveOptions(batchScrapeOptionsSchema, options, 'batch scrape options');
   const valid: string[] = [];
   const invalidURLs: string[] = [];
@@ -83,7 +105,30 @@ export function batchScrape(
   }
   const record = newRecord('batch', valid[0] ?? '', { ...resolved, urls: valid }, context);
   if (invalidURLs.length > 0) record.invalidURLs = invalidURLs;
-  return startJob(record, context);
+  return record;
+}
+
+/**
+ * Writes a new crawl or batch scrape to the store without running it: its owner, wherever it
+ * runs, picks it up with `resumeJob` (issue 21). Resolves with the record as stored.
+ * @throws as `crawl()` and `batchScrape()` for bad options
+ */
+export async function submitJob(
+  job:
+    | { kind: 'crawl'; url: string; options: CrawlOptions | ResolvedCrawlOptions }
+    | {
+        kind: 'batch';
+        urls: readonly string[];
+        options: BatchScrapeOptions | ResolvedBatchScrapeOptions;
+      },
+  context: JobContext & { store: Store },
+): Promise<JobRecord> {
+  const record =
+    job.kind === 'crawl'
+      ? crawlRecord(job.url, job.options, context)
+      : batchRecord(job.urls, job.options, context);
+  await new JobState(context.store, record).saveRecord();
+  return record;
 }
 
 /**
@@ -116,7 +161,8 @@ function startJob(record: JobRecord, context: JobContext): JobRunner & { invalid
     record.kind === 'crawl'
       ? new CrawlPlan(new URL(record.url), options as ResolvedCrawlOptions, httpFetcherOf(context))
       : new BatchPlan(options['urls'] as string[], pageOptionsOf(options));
-  const job = new JobRunner(new JobState(store, record), plan, { ...context, store });
+  const { dispatch, ...engine } = context;
+  const job = new JobRunner(new JobState(store, record), plan, { ...engine, store }, dispatch);
   return Object.assign(job.start(), { invalidURLs: record.invalidURLs ?? [] });
 }
 

@@ -12,6 +12,8 @@ import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../c
 import type { Document } from '../document.ts';
 import { toTrawlError, type ErrorCode } from '../errors.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
+import { readDocuments, resultsPage } from './job-reading.ts';
+import { watchShared, type PageDispatch } from './shared-owner.ts';
 import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
 import type { JobPlan } from './plan.ts';
 import { scrapeWithRetries } from './retries.ts';
@@ -28,7 +30,6 @@ import type {
 import { dayMs } from '../internal/time.ts';
 
 const bufferTarget = 200;
-
 /** A running (or finished) crawl or batch scrape. */
 export class JobRunner extends EventEmitter<JobEvents> implements Job {
   readonly state: JobState;
@@ -66,12 +67,15 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   #changed = Promise.withResolvers<void>();
   readonly #done = Promise.withResolvers<JobSummary>();
   #finishing = false;
+  readonly #dispatch: PageDispatch | undefined;
+  #stopWatch: (() => void) | undefined;
 
-  constructor(state: JobState, plan: JobPlan, context: EngineContext) {
+  constructor(state: JobState, plan: JobPlan, context: EngineContext, dispatch?: PageDispatch) {
     super();
     this.state = state;
     this.#plan = plan;
     this.#context = context;
+    this.#dispatch = dispatch;
     this.config = context.config ?? resolveEngineConfig();
     this.#status = state.record.status;
     const options = state.record.options as { maxConcurrency?: number };
@@ -106,8 +110,18 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   get isFinal(): boolean {
     return this.#status !== 'scraping';
   }
+  /** Ending: no new page starts (cancelled, failed, or completing). */
+  get isEnding(): boolean {
+    return this.#finishing || this.isFinal;
+  }
   get engineContext(): EngineContext {
     return { ...this.#context, signal: this.#abort.signal };
+  }
+  /** Stops driving without an end status or `done`: another process took the job over (issue 21). */
+  abandon(): void {
+    this.#finishing = true;
+    this.#stopWatch?.();
+    this.#abort.abort();
   }
 
   /** Counts URLs taken into the job (queued or about to be). */
@@ -120,7 +134,10 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   get taken(): number {
     return this.#counters.total;
   }
-
+  /** Pages being scraped now. */
+  get activePages(): number {
+    return this.#inFlight.size;
+  }
   /** Wakes the scheduler: new queue entries were written. */
   wake(): void {
     this.#writes += 1;
@@ -173,6 +190,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
 
   async #run(): Promise<void> {
     try {
+      if (this.state.store.capabilities?.shared) this.#stopWatch = watchShared(this);
       if (!this.#plan.firstAlone) this.#firstDone = true;
       if (this.state.record.nextSeq > 0) await this.#restore();
       else await this.state.saveRecord();
@@ -383,6 +401,9 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   }
 
   #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
+    const { seq, url } = item;
+    const options = this.#plan.scrapeOptions;
+    if (this.#dispatch) return this.#dispatch({ jobId: this.id, seq, url, options }, this.signal);
     return scrapeWithRetries(item.url, this.#plan.scrapeOptions, this.engineContext, {
       retries: this.config.crawlRetries,
       signal: this.#abort.signal,
@@ -411,6 +432,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   async #finish(status: JobStatus, error?: string): Promise<void> {
     if (this.#finishing || this.isFinal) return;
     this.#finishing = true;
+    this.#stopWatch?.();
     if (status !== 'completed') this.#abort.abort();
     // Pages in flight store nothing after an abort; wait so nothing is written after `done`.
     await Promise.allSettled([...this.#inFlight.values()]);
@@ -460,35 +482,16 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     return this.state.errors();
   }
 
-  async results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {
-    const skip = options.skip ?? 0;
-    const entries = await this.state.documents(skip, options.limit ?? 100);
-    const last = entries.at(-1);
-    const nextSkip =
-      last && last.ordinal + 1 < this.#counters.scraped ? last.ordinal + 1 : undefined;
-    return { data: entries.map((entry) => entry.document), nextSkip };
+  results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {
+    return resultsPage(this.state, this.#counters.scraped, options);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<Document> {
-    const deleteOnRead = (this.state.record.options as { zeroDataRetention?: boolean })
-      .zeroDataRetention;
-    let next = 0;
-    for (;;) {
-      const changed = this.#changed.promise;
-      const final = this.isFinal;
-      const entries = await this.state.documents(next, 50);
-      for (const entry of entries) {
-        yield entry.document;
-        if (deleteOnRead) await this.state.deleteDocument(entry.ordinal);
-        next = entry.ordinal + 1;
-      }
-      if (entries.length > 0) continue;
-      if (final) return;
-      await changed;
-    }
+  [Symbol.asyncIterator](): AsyncGenerator<Document> {
+    return readDocuments(this.state, () => ({
+      changed: this.#changed.promise,
+      final: this.isFinal,
+    }));
   }
 }
 
-function hostOf(url: string): string {
-  return new URL(url).host;
-}
+const hostOf = (url: string) => new URL(url).host;

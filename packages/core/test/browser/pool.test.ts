@@ -62,12 +62,14 @@ describe.skipIf(chromiumMissing)('BrowserPool', () => {
       }),
     );
     await eventually(() => started === 2, 10_000);
-    await expect(pool.withPage({}, async () => 'never', { waitTimeoutMs: 50 })).rejects.toThrow(
-      /No browser page became free within 50 ms/,
-    );
+    await expect(
+      pool.withPage({}, () => Promise.resolve('never'), { waitTimeoutMs: 50 }),
+    ).rejects.toThrow(/No browser page became free within 50 ms/);
     const controller = new AbortController();
-    const cancelled = pool.withPage({}, async () => 'never', { signal: controller.signal });
-    const served = pool.withPage({}, async () => 'served');
+    const cancelled = pool.withPage({}, () => Promise.resolve('never'), {
+      signal: controller.signal,
+    });
+    const served = pool.withPage({}, () => Promise.resolve('served'));
     await eventually(() => pool.stats.waiting === 2, 5_000);
     controller.abort(new Error('the caller went away'));
     await expect(cancelled).rejects.toThrow('the caller went away');

@@ -17,6 +17,7 @@ import { parseCommand } from './parse.ts';
 import { scrapeCommand } from './scrape.ts';
 import { indexCommand, searchCommand } from './search.ts';
 import { serveCommand } from './serve.ts';
+import { workerCommand } from './worker.ts';
 
 /** One CLI command. */
 export interface Command {
@@ -47,6 +48,7 @@ const commands: Command[] = [
   extractCommand,
   agentCommand,
   serveCommand,
+  workerCommand,
   monitorCommand,
   keysCommand,
   feedbackCommand,

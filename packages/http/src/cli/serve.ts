@@ -1,15 +1,15 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
-import { SearxngProvider, ValidationError } from '@trawl/core';
-import { RedisCounters } from '@trawl/adapters';
+import { ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
-import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 import { ApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { isLoopbackAddress, listeningLine } from './listening.ts';
 import { toInteger } from './page-flags.ts';
-import { openStore } from './store.ts';
+import { openQueue } from './queue.ts';
+import { serverOptionsFrom } from './server-options.ts';
+import { openCounters, openStore } from './store.ts';
 
 const usage = `Usage: trawl serve [options]
 
@@ -20,6 +20,8 @@ Options:
   --port <n>               port (default $PORT or 3002)
   --host <address>         address to listen on (default $TRAWL_HOST or 127.0.0.1)
   --allow-keyless-remote   listen on a non-loopback address without API keys
+  --role api               accept requests, queue their jobs and answer from the store, but
+                           run no jobs: 'trawl worker' processes do (needs TRAWL_QUEUE=bullmq)
   -h, --help               show this help
 
 API keys: TRAWL_API_KEYS="key1,team-a:key2", and those of 'trawl keys create'. Without keys the server is keyless and listens on
@@ -37,6 +39,7 @@ export const serveCommand: Command = {
       port: { type: 'string' },
       host: { type: 'string' },
       'allow-keyless-remote': { type: 'boolean' },
+      role: { type: 'string' },
     });
     if (positionals.length > 0)
       throw new UsageError(`serve takes no arguments (got '${positionals.join(' ')}')`);
@@ -48,33 +51,18 @@ export const serveCommand: Command = {
     if (allowPrivate && envNamesOf(allowPrivate).every((name) => io.env[name] === undefined))
       flags['allowPrivateAddresses'] = false;
     const config = loadConfig({ env: io.env, flags });
+    const role = values.role ?? 'all';
+    if (role !== 'all' && role !== 'api')
+      throw new UsageError(`--role is 'api' or absent (got '${role}')`);
+    if (role === 'api' && config.storage.queue === 'in-process')
+      throw new ValidationError(
+        '--role api needs TRAWL_QUEUE=bullmq (and TRAWL_REDIS_URL): with the in-process queue nothing else would run the jobs it accepts',
+      );
     // E-mail and LLM settings are checked before anything is opened.
-    const monitors = monitorSettingsFrom(config.server);
-    const {
-      port,
-      host,
-      apiKeys,
-      logLevel,
-      rateLimitPerMinute,
-      teamConcurrency,
-      teamCredits,
-      creditPrices,
-      feedbackDailyRefundCap,
-      searchFeedbackDailyRefundCap,
-      feedbackWindowMs,
-      feedbackOptedOutTeams,
-      webhookSecret,
-      webhookRetries,
-      webhookLeaseMs,
-      llmDailyTokens,
-    } = config.server;
+    const optionsWith = serverOptionsFrom(config);
+    const { port, host, apiKeys } = config.server;
     const store = openStore(config);
-    // With Redis configured, the team limits are counted there: one limit for every process.
-    const { redisUrl, redisPrefix } = config.storage;
-    const counters =
-      redisUrl === undefined
-        ? undefined
-        : new RedisCounters({ url: redisUrl, prefix: redisPrefix });
+    const counters = openCounters(config);
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
       throw error;
@@ -85,38 +73,10 @@ export const serveCommand: Command = {
         `Refusing to serve ${host} without API keys: anyone who reaches it could use it. Set TRAWL_API_KEYS, listen on 127.0.0.1, or pass --allow-keyless-remote.`,
       );
     }
-
-    const app = buildServer({
-      store,
-      config: config.engine,
-      keys,
-      monitors,
-      logLevel,
-      ...(counters ? { counters } : {}),
-      webhooks: {
-        retries: webhookRetries,
-        leaseMs: webhookLeaseMs,
-        ...(webhookSecret ? { secret: webhookSecret } : {}),
-      },
-      limits: {
-        ratePerMinute: rateLimitPerMinute,
-        teamConcurrency,
-        ...(teamCredits !== undefined ? { teamCredits } : {}),
-      },
-      ...(creditPrices ? { creditPrices } : {}),
-      ...(llmDailyTokens !== undefined ? { llmDailyTokens } : {}),
-      ...(config.server.searxngUrl
-        ? { searchProviders: [new SearxngProvider({ url: config.server.searxngUrl })] }
-        : {}),
-      feedback: {
-        ...(feedbackDailyRefundCap !== undefined ? { dailyRefundCap: feedbackDailyRefundCap } : {}),
-        ...(searchFeedbackDailyRefundCap !== undefined
-          ? { searchDailyRefundCap: searchFeedbackDailyRefundCap }
-          : {}),
-        ...(feedbackWindowMs !== undefined ? { windowMs: feedbackWindowMs } : {}),
-        ...(feedbackOptedOutTeams ? { optedOutTeams: feedbackOptedOutTeams } : {}),
-      },
-    });
+    const queue = openQueue(config);
+    const app = buildServer({ ...optionsWith({ store, queue, keys, counters }), role });
+    // A shared queue that cannot start (Redis down) stops the server here, not later.
+    if (role === 'all') await app.jobs.consume({ pageConcurrency: config.engine.crawlConcurrency });
     // Deliveries a previous run left pending go first, so each job's events stay in order; the
     // drain then goes on taking over those of processes on the same store that die.
     const webhooksPending = await app.webhookDrain.start();
@@ -145,6 +105,7 @@ export const serveCommand: Command = {
     // Stop taking requests; running jobs keep their frontier in the store and resume at the next
     // start, so they are left as they are rather than cancelled.
     await app.close();
+    await queue.close();
     await counters?.close();
     io.stderr(
       'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',

@@ -3,8 +3,8 @@
  * default, or a PostgreSQL or Redis store that several processes (and machines) share.
  */
 import { join } from 'node:path';
-import { SqliteStore, ValidationError, type Store } from '@trawl/core';
-import { PostgresStore, RedisStore } from '@trawl/adapters';
+import { SqliteStore, ValidationError, type Counters, type Store } from '@trawl/core';
+import { PostgresStore, RedisCounters, RedisStore } from '@trawl/adapters';
 import type { TrawlConfig } from '../config.ts';
 
 /** Opens the configured store. @throws BAD_REQUEST when the chosen store's URL is not set */
@@ -22,4 +22,15 @@ export function openStore(config: Pick<TrawlConfig, 'dataDir' | 'storage'>): Sto
     case 'sqlite':
       return new SqliteStore({ path: join(config.dataDir, 'trawl.db') });
   }
+}
+
+/**
+ * The shared counters of the team limits: in Redis when `TRAWL_REDIS_URL` is set, so every
+ * process pointing at it enforces one limit; undefined (each process counts its own) otherwise.
+ */
+export function openCounters(config: Pick<TrawlConfig, 'storage'>): Counters | undefined {
+  const { redisUrl, redisPrefix } = config.storage;
+  return redisUrl === undefined
+    ? undefined
+    : new RedisCounters({ url: redisUrl, prefix: redisPrefix });
 }

@@ -4,13 +4,15 @@
  * token book, limits). Every route plugin gets this one object.
  */
 import type { FastifyRequest } from 'fastify';
-import type {
-  Counters,
-  EngineConfig,
-  EngineContext,
-  LlmProvider,
-  SearchProvider,
-  Store,
+import {
+  InProcessQueue,
+  type Counters,
+  type EngineConfig,
+  type EngineContext,
+  type LlmProvider,
+  type Queue,
+  type SearchProvider,
+  type Store,
 } from '@trawl/core';
 import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core/server';
 import type { ApiKeys } from './auth.ts';
@@ -24,6 +26,15 @@ import { WebhookOutboxDrain, WebhookSender, type WebhookSettings } from './webho
 /** What the server is built from. */
 export interface ServerOptions {
   store: Store;
+  /** Where units of work wait (issue 21). @default an InProcessQueue: jobs run in this process */
+  queue?: Queue;
+  /**
+   * `all` runs jobs besides answering requests; `api` only accepts, queues and answers from the
+   * store, for a deployment whose `trawl worker` processes run the jobs. @default 'all'
+   */
+  role?: 'all' | 'api';
+  /** Pages this process scrapes at once for jobs driven anywhere (shared queue). @default config.crawlConcurrency */
+  pageConcurrency?: number;
   config: EngineConfig;
   keys: ApiKeys;
   logLevel?: string;
@@ -70,6 +81,7 @@ export interface ServerContext {
   /** Delivers what the outbox holds and no live process does; `trawl serve` starts it. */
   webhookDrain: WebhookOutboxDrain;
   jobs: JobRegistry;
+  queue: Queue;
   tokens: TokenUsageBook;
   rate: RateLimiter;
   concurrency: TeamConcurrency;
@@ -103,7 +115,8 @@ export function serverContext(options: ServerOptions): ServerContext {
   const records = new RequestRecords(store);
   // Token meters of running jobs, settled (charged) when the job ends.
   const jobMeters = new Map<string, TokenMeter>();
-  const jobs = new JobRegistry(store, config, {
+  const queue = options.queue ?? new InProcessQueue();
+  const jobs = new JobRegistry(store, config, queue, {
     engineContext: (team, jobId) => {
       if (!llm) return {};
       const meter = jobMeters.get(jobId) ?? tokens.meter(team, jobId);
@@ -125,6 +138,12 @@ export function serverContext(options: ServerOptions): ServerContext {
     },
     webhooks,
   });
+  // The process that accepts a job runs it too, unless it is only the API of a deployment.
+  // `trawl serve` awaits the same promise, so a shared queue that cannot start stops it there.
+  if (options.role !== 'api')
+    jobs
+      .consume({ pageConcurrency: options.pageConcurrency ?? config.crawlConcurrency })
+      .catch(() => undefined);
   return {
     options,
     store,
@@ -136,6 +155,7 @@ export function serverContext(options: ServerOptions): ServerContext {
     webhooks,
     webhookDrain: new WebhookOutboxDrain(webhooks),
     jobs,
+    queue,
     tokens,
     rate: new RateLimiter(options.limits?.ratePerMinute ?? 0, options.counters),
     concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0, options.counters),

@@ -42,6 +42,20 @@ export const teamRoutes: RoutePlugin = (app, server) => {
     periods: await tokens.history(request.team),
   }));
 
+  // The SDK's getQueueStatus(): the team's pages waiting and being scraped over its running
+  // crawls and batch scrapes, read from the store, so every API process answers alike.
+  app.get('/v2/team/queue-status', async (request) => {
+    const status = await jobs.queueStatus(request.team);
+    return {
+      success: true,
+      jobsInQueue: status.active + status.waiting,
+      activeJobsInQueue: status.active,
+      waitingJobsInQueue: status.waiting,
+      maxConcurrency: limits.teamConcurrency || config.crawlConcurrency,
+      mostRecentSuccess: status.mostRecentSuccess,
+    };
+  });
+
   app.get('/v2/concurrency-check', async (request) => ({
     success: true,
     concurrency:

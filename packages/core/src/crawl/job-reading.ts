@@ -1,0 +1,47 @@
+/**
+ * Reading a job's documents back from the store, the same for the process that runs the job and
+ * for any other that only reads it (a status request answered by an API process, issue 21).
+ */
+import type { Document } from '../document.ts';
+import type { JobState } from './frontier.ts';
+import type { JobResultsPage } from './types.ts';
+
+/** Stored documents from `skip`, at most `limit`; `scraped` says whether more are stored. */
+export async function resultsPage(
+  state: JobState,
+  scraped: number,
+  options: { skip?: number; limit?: number },
+): Promise<JobResultsPage> {
+  const skip = options.skip ?? 0;
+  const entries = await state.documents(skip, options.limit ?? 100);
+  const last = entries.at(-1);
+  const nextSkip = last && last.ordinal + 1 < scraped ? last.ordinal + 1 : undefined;
+  return { data: entries.map((entry) => entry.document), nextSkip };
+}
+
+/**
+ * Every document of the job in completion order, waiting for more until the job is final.
+ * `look()` is read before each store read: whether the job was final then, and a promise that
+ * settles when something may have changed.
+ */
+export async function* readDocuments(
+  state: JobState,
+  look: () =>
+    | { changed: Promise<void>; final: boolean }
+    | Promise<{ changed: Promise<void>; final: boolean }>,
+): AsyncGenerator<Document> {
+  const deleteOnRead = (state.record.options as { zeroDataRetention?: boolean }).zeroDataRetention;
+  let next = 0;
+  for (;;) {
+    const { changed, final } = await look();
+    const entries = await state.documents(next, 50);
+    for (const entry of entries) {
+      yield entry.document;
+      if (deleteOnRead) await state.deleteDocument(entry.ordinal);
+      next = entry.ordinal + 1;
+    }
+    if (entries.length > 0) continue;
+    if (final) return;
+    await changed;
+  }
+}

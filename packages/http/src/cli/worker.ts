@@ -1,0 +1,99 @@
+/**
+ * `trawl worker`: a process that runs the jobs of a deployment (issue 21). It takes `job` units
+ * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness) and `page` units (it
+ * scrapes one URL of any job) from the shared queue, with the store, webhooks, limits and LLM
+ * settings `trawl serve` would have. Start as many as the machines allow; `trawl serve --role api`
+ * answers the requests.
+ */
+import { ValidationError } from '@trawl/core';
+import { loadConfig } from '../config.ts';
+import { ApiKeys } from '../server/auth.ts';
+import { serverContext } from '../server/context.ts';
+import { parseFlags, UsageError } from './args.ts';
+import type { Command } from './index.ts';
+import { toInteger } from './page-flags.ts';
+import { openQueue } from './queue.ts';
+import { serverOptionsFrom } from './server-options.ts';
+import { openCounters, openStore } from './store.ts';
+
+const usage = `Usage: trawl worker [options]
+
+Runs crawls and batch scrapes queued by 'trawl serve --role api' (or any 'trawl serve') until
+Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
+TRAWL_REDIS_URL, and TRAWL_STORE=postgres (or redis). A job whose worker dies is taken over by
+another once its lease (TRAWL_QUEUE_LEASE_MS) expires.
+
+Options:
+  --concurrency <n>   pages this worker scrapes at once (default $TRAWL_CRAWL_CONCURRENCY or 10)
+  -h, --help          show this help
+`;
+
+/** The worker command. */
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'Run queued crawls and batch scrapes (TRAWL_QUEUE=bullmq)',
+  usage,
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
+    if (positionals.length > 0)
+      throw new UsageError(`worker takes no arguments (got '${positionals.join(' ')}')`);
+    const config = loadConfig({ env: io.env });
+    const concurrency =
+      values.concurrency === undefined
+        ? config.engine.crawlConcurrency
+        : toInteger(values.concurrency, '--concurrency', 'concurrency');
+    if (concurrency < 1) throw new UsageError('--concurrency must be 1 or more');
+    if (config.storage.queue !== 'bullmq')
+      throw new ValidationError(
+        'trawl worker needs TRAWL_QUEUE=bullmq and TRAWL_REDIS_URL: with the in-process queue, trawl serve runs its jobs itself',
+      );
+    if (config.storage.store === 'sqlite')
+      throw new ValidationError(
+        'trawl worker needs a store other processes share: TRAWL_STORE=postgres (TRAWL_DATABASE_URL) or redis',
+      );
+    const optionsWith = serverOptionsFrom(config);
+    const store = openStore(config);
+    const queue = openQueue(config);
+    const counters = openCounters(config);
+    try {
+      const keys = await ApiKeys.load(store, config.server.apiKeys);
+      const server = serverContext({
+        ...optionsWith({ store, queue, keys, counters }),
+        pageConcurrency: concurrency,
+      });
+      await server.jobs.consume({ pageConcurrency: concurrency });
+      // Webhook deliveries in the shared store's outbox that no live process holds (a killed
+      // process's) are taken over and retried here too, as by `trawl serve` (issue 21, item 7).
+      const webhooksPending = await server.webhookDrain.start();
+      io.stderr(
+        `Trawl worker ${process.pid}: ${concurrency} page(s) at a time from queue '${config.storage.queuePrefix}'` +
+          `${webhooksPending > 0 ? `; ${webhooksPending} pending webhook(s) queued again` : ''}\n`,
+      );
+      await untilStopped(io.signal);
+      // Units this worker held run elsewhere once their lease expires; nothing is cancelled.
+      await queue.close();
+      await server.webhookDrain.stop();
+      await server.webhooks.close();
+      io.stderr('Trawl worker stopped; its jobs continue on other workers.\n');
+      return 0;
+    } finally {
+      await queue.close();
+      await counters?.close();
+      await store.close();
+    }
+  },
+};
+
+/** Resolves on SIGTERM or when `signal` aborts (Ctrl-C). */
+async function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+  const stop = new AbortController();
+  const onTerm = () => stop.abort();
+  process.once('SIGTERM', onTerm);
+  signal?.addEventListener('abort', onTerm, { once: true });
+  if (signal?.aborted) stop.abort();
+  await new Promise<void>((resolve) => {
+    if (stop.signal.aborted) resolve();
+    stop.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  process.off('SIGTERM', onTerm);
+}

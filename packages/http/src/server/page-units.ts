@@ -1,0 +1,109 @@
+/**
+ * The page unit of a crawl or batch scrape, as a worker runs it (issue 21): scrape one URL for
+ * the job's owner, which may run in another process, and hand back what the scrape gave. A
+ * cancel of the job, asked for in any process, aborts the pages of it running here within half
+ * a second.
+ */
+import type { EngineConfig, EngineContext, Queue, QueueUnit, Store } from '@trawl/core';
+import { jobCancelsNamespace, scrapeJobPage, type PageDispatch } from '@trawl/core/server';
+
+/** Kind of the page units on the queue. */
+export const pageUnitKind = 'page';
+const cancelPollMs = 500;
+
+/** What a page unit carries. */
+interface PageUnitData {
+  jobId: string;
+  team: string;
+  url: string;
+  options: Parameters<PageDispatch>[0]['options'];
+}
+
+/** The dispatch of one job's pages through the queue, for the job's owner. */
+export function pageDispatch(queue: Queue, team: string): PageDispatch {
+  return async (page, signal) => {
+    const unit: QueueUnit<PageUnitData> = {
+      kind: pageUnitKind,
+      // Per queue entry: an owner that took the job over waits for the same unit, not a copy.
+      id: `${page.jobId}-${page.seq}`,
+      data: { jobId: page.jobId, team, url: page.url, options: page.options },
+    };
+    signal.throwIfAborted();
+    // The listener goes with the page: a crawl's signal lives as long as the crawl.
+    const settled = new AbortController();
+    const aborted = new Promise<never>((_resolve, reject) => {
+      const onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true, signal: settled.signal });
+    });
+    try {
+      return await Promise.race([queue.run<Awaited<ReturnType<PageDispatch>>>(unit), aborted]);
+    } finally {
+      settled.abort();
+    }
+  };
+}
+
+/** Runs page units in this process. */
+export class PageUnitRunner {
+  readonly #store: Store;
+  readonly #config: EngineConfig;
+  readonly #engineContext: (team: string, jobId: string) => Partial<EngineContext>;
+  /** Jobs with pages running here, each with the controller a cancel request aborts. */
+  readonly #jobs = new Map<string, { controller: AbortController; pages: number }>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    store: Store,
+    config: EngineConfig,
+    engineContext: (team: string, jobId: string) => Partial<EngineContext>,
+  ) {
+    this.#store = store;
+    this.#config = config;
+    this.#engineContext = engineContext;
+  }
+
+  /** The queue handler of page units. */
+  readonly run = async (unit: QueueUnit, signal: AbortSignal): Promise<unknown> => {
+    const page = unit.data as PageUnitData;
+    const job = this.#enter(page.jobId);
+    try {
+      const context = {
+        ...this.#engineContext(page.team, page.jobId),
+        store: this.#store,
+        config: this.#config,
+        team: page.team,
+      };
+      return await scrapeJobPage(page, context, AbortSignal.any([signal, job.controller.signal]));
+    } finally {
+      this.#leave(page.jobId);
+    }
+  };
+
+  #enter(jobId: string) {
+    let job = this.#jobs.get(jobId);
+    if (!job) {
+      job = { controller: new AbortController(), pages: 0 };
+      this.#jobs.set(jobId, job);
+    }
+    job.pages += 1;
+    this.#timer ??= setInterval(() => void this.#pollCancels(), cancelPollMs);
+    return job;
+  }
+
+  #leave(jobId: string): void {
+    const job = this.#jobs.get(jobId);
+    if (job && --job.pages === 0) this.#jobs.delete(jobId);
+    if (this.#jobs.size === 0) {
+      clearInterval(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  async #pollCancels(): Promise<void> {
+    for (const [jobId, job] of this.#jobs) {
+      if (job.controller.signal.aborted) continue;
+      const cancelled = await this.#store.get(jobCancelsNamespace, jobId).catch(() => undefined);
+      if (cancelled !== undefined) job.controller.abort(new Error('the job was cancelled'));
+    }
+  }
+}
