@@ -10,15 +10,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { FetchError, TimeoutError, TrawlError } from '../errors.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
+import { loadPlaywright } from './playwright.ts';
 
 /**
  * Switches every Chromium of Trawl starts with (issue 7): no sandbox (containers rarely allow
@@ -271,6 +266,7 @@ export class BrowserPool {
     const executablePath = findChromium(this.#options.chromium);
     let browser: Browser;
     try {
+      const { chromium } = await loadPlaywright();
       browser = await chromium.launch({
         executablePath,
         args: [...chromiumArgs, ...(this.#options.extraArgs ?? []), `--trawl-pool=${this.id}`],
