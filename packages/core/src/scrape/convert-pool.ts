@@ -24,7 +24,7 @@ import type { ConvertTask } from './convert-worker.ts';
  */
 const maxHeapMb = 512;
 /** Conversion allocates much and keeps little: a small young generation keeps RSS down. */
-const maxYoungMb = 16;
+const maxYoungMb = 48;
 
 // The worker module sits beside this one, as .ts in the sources and .js once built.
 const workerModule = new URL(
