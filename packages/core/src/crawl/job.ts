@@ -14,6 +14,7 @@ import { toTrawlError, type ErrorCode } from '../errors.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
 import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
 import type { JobPlan } from './plan.ts';
+import { RecentDocuments } from './recent-documents.ts';
 import { scrapeWithRetries } from './retries.ts';
 import type {
   Job,
@@ -66,6 +67,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   #changed = Promise.withResolvers<void>();
   readonly #done = Promise.withResolvers<JobSummary>();
   #finishing = false;
+  /** The last 256 stored documents, for an iterator that keeps up (the objects 'document' gets). */
+  readonly #recent = new RecentDocuments(256);
 
   constructor(state: JobState, plan: JobPlan, context: EngineContext) {
     super();
@@ -374,6 +377,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     // Zero data retention: a document nobody reads does not outlive a day.
     const ttlMs = options.zeroDataRetention ? dayMs : undefined;
     await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+    this.#recent.remember(ordinal, outcome.document);
     if (!counted) {
       this.#counters.scraped += 1;
       this.#countDone();
@@ -476,7 +480,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     for (;;) {
       const changed = this.#changed.promise;
       const final = this.isFinal;
-      const entries = await this.state.documents(next, 50);
+      const kept = this.#recent.from(next, 50);
+      const entries = kept.length > 0 ? kept : await this.state.documents(next, 50);
       for (const entry of entries) {
         yield entry.document;
         if (deleteOnRead) await this.state.deleteDocument(entry.ordinal);
