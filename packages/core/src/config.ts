@@ -64,15 +64,17 @@ export const engineConfigSchema = z
     /**
      * Worker threads that convert fetched HTML pages (parse, clean, main content, markdown,
      * links), shared by scrape, batch scrape, crawl and the server. 0 converts on the calling
-     * thread, which then does all the CPU work of every page.
-     * @default the machine's cores (availableParallelism)
+     * thread, which then does all the CPU work of every page. The default leaves one core to the
+     * main thread, which fetches, writes the store and the output: a crawl keeps it about half
+     * busy, and a thread more than the cores only adds switching and memory (bench/README.md).
+     * @default the machine's cores less one, at least 1
      */
     convertThreads: z
       .number()
       .int()
       .min(0)
       .max(256)
-      .default(() => availableParallelism()),
+      .default(() => Math.max(1, availableParallelism() - 1)),
     /**
      * Pages a crawl or batch scrape fetches at once when the request sets no maxConcurrency.
      * @default 10

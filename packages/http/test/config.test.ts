@@ -28,8 +28,10 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
-  it('sizes the conversion pool from TRAWL_CONVERT_THREADS, the cores by default', () => {
-    expect(loadConfig({ env: {} }).engine.convertThreads).toBe(availableParallelism());
+  it('sizes the conversion pool from TRAWL_CONVERT_THREADS, the cores less one by default', () => {
+    expect(loadConfig({ env: {} }).engine.convertThreads).toBe(
+      Math.max(1, availableParallelism() - 1),
+    );
     expect(loadConfig({ env: { TRAWL_CONVERT_THREADS: '0' } }).engine.convertThreads).toBe(0);
     expect(() => loadConfig({ env: { TRAWL_CONVERT_THREADS: '-1' } })).toThrow(
       /TRAWL_CONVERT_THREADS/,

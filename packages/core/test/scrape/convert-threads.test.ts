@@ -4,7 +4,6 @@
  * inline, and a page that breaks the converter or whose worker is stopped fails alone while the
  * pool goes on converting the others.
  */
-import { availableParallelism } from 'node:os';
 import { describe, expect, inject, it } from 'vitest';
 import {
   batchScrape,
@@ -36,9 +35,10 @@ describe('convertThreads', () => {
     expect(document.markdown).toBeTruthy();
     expect(completed(1)).toBe(before + 1);
 
-    const pools = [1, availableParallelism()].map(completed);
+    const sizes = [1, 2, resolveEngineConfig().convertThreads];
+    const pools = sizes.map(completed);
     await scrape(at('/articles/plain.html'), {}, inline);
-    expect([1, availableParallelism()].map(completed)).toEqual(pools);
+    expect(sizes.map(completed)).toEqual(pools);
   });
 
   it('is validated: a negative number of threads is refused', () => {
