@@ -67,8 +67,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   #changed = Promise.withResolvers<void>();
   readonly #done = Promise.withResolvers<JobSummary>();
   #finishing = false;
-  /** The last 256 stored documents, for an iterator that keeps up (the objects 'document' gets). */
-  readonly #recent = new RecentDocuments(256);
+  /** The last 128 stored documents, for an iterator that keeps up (the objects 'document' gets). */
+  readonly #recent = new RecentDocuments(128);
 
   constructor(state: JobState, plan: JobPlan, context: EngineContext) {
     super();

@@ -23,8 +23,11 @@ import type { ConvertTask } from './convert-worker.ts';
  * hundred MB; more than this is refused rather than let grow.
  */
 const maxHeapMb = 512;
-/** Conversion allocates much and keeps little: a small young generation keeps RSS down. */
-const maxYoungMb = 48;
+/**
+ * Conversion allocates much and keeps little: the main thread's young generation (the CLI's
+ * --max-semi-space-size=8) serves it as well, and each worker's RSS stays small.
+ */
+const maxYoungMb = 24;
 
 // The worker module sits beside this one, as .ts in the sources and .js once built.
 const workerModule = new URL(
