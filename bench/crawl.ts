@@ -91,7 +91,10 @@ export async function runCrawlBench(argv: string[]): Promise<number> {
         String(pages),
         ...(concurrency ? [String(concurrency)] : []),
       ]);
-      results.push(await runner.result);
+      const result = await runner.result;
+      // Each run as it ends, on stderr: a long sweep that is stopped keeps what it measured.
+      console.error(JSON.stringify(result));
+      results.push(result);
     }
     if (values.json) {
       console.log(JSON.stringify({ pages, requestsPerSecond, results }, null, 2));

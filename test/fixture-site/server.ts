@@ -311,6 +311,19 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
     await streamLargePage(res, blocks);
   },
 
+  // Elements nested `levels` deep: deeper than a recursive tree walk's stack (issue 17).
+  '/deep.html': (_req, res, url) => {
+    const levels = intParam(url, 'levels', 100_000, 1, 1_000_000);
+    sendHtml(
+      res,
+      200,
+      page(
+        'Deep page',
+        `<main><h1>Deep page</h1>${'<div>'.repeat(levels)}bottom${'</div>'.repeat(levels)}</main>`,
+      ),
+    );
+  },
+
   '/garbage': (_req, res) => send(res, 200, 'text/html', garbage),
   '/binary.bin': (_req, res) => send(res, 200, 'application/octet-stream', binary),
   '/image.png': (_req, res) => send(res, 200, 'image/png', png),

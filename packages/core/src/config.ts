@@ -3,6 +3,7 @@
  * each capability's `options.ts`. Core reads no environment; packages/http maps env variables and
  * the config file onto this schema.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ValidationError } from './errors.ts';
 import { zodIssuesToFieldIssues } from './internal/zod.ts';
@@ -60,6 +61,20 @@ export const engineConfigSchema = z
      * @default 30 days
      */
     pageCacheTtlMs: z.number().int().positive().default(daysMs(30)),
+    /**
+     * Worker threads that convert fetched HTML pages (parse, clean, main content, markdown,
+     * links), shared by scrape, batch scrape, crawl and the server. 0 converts on the calling
+     * thread, which then does all the CPU work of every page. The default leaves one core to the
+     * main thread, which fetches, writes the store and the output: a crawl keeps it about half
+     * busy, and a thread more than the cores only adds switching and memory (bench/README.md).
+     * @default the machine's cores less one, at least 1
+     */
+    convertThreads: z
+      .number()
+      .int()
+      .min(0)
+      .max(256)
+      .default(() => Math.max(1, availableParallelism() - 1)),
     /**
      * Pages a crawl or batch scrape fetches at once when the request sets no maxConcurrency.
      * @default 10

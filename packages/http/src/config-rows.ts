@@ -66,6 +66,13 @@ export const configRows = [
       'Pages a crawl or batch scrape fetches at once without maxConcurrency (default 10).',
   },
   {
+    key: 'convertThreads',
+    env: 'TRAWL_CONVERT_THREADS',
+    schema: integerFromEnv.min(0).max(256).optional(),
+    description:
+      'Worker threads converting fetched pages, shared by every scrape, batch and crawl (0: on the main thread; default the cores less one, at least 1).',
+  },
+  {
     key: 'hostConcurrency',
     env: 'TRAWL_HOST_CONCURRENCY',
     schema: integerFromEnv.positive().max(1000).optional(),

@@ -1,5 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configRows, envNamesOf, loadConfig } from '@trawl/http';
@@ -26,6 +26,16 @@ describe('configuration', () => {
     expect(config.dataDir).toMatch(/\.trawl$/);
     expect(config.engine.maxRedirects).toBe(10);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('sizes the conversion pool from TRAWL_CONVERT_THREADS, the cores less one by default', () => {
+    expect(loadConfig({ env: {} }).engine.convertThreads).toBe(
+      Math.max(1, availableParallelism() - 1),
+    );
+    expect(loadConfig({ env: { TRAWL_CONVERT_THREADS: '0' } }).engine.convertThreads).toBe(0);
+    expect(() => loadConfig({ env: { TRAWL_CONVERT_THREADS: '-1' } })).toThrow(
+      /TRAWL_CONVERT_THREADS/,
+    );
   });
 
   it('takes flags over environment over config file', () => {

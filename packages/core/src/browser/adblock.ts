@@ -9,7 +9,7 @@
  * browser still runs, and ad elements are still dropped from the content by the HTML cleaner.
  */
 import { readFile } from 'node:fs/promises';
-import { FiltersEngine, Request } from '@ghostery/adblocker';
+import type { FiltersEngine, Request } from '@ghostery/adblocker';
 import { NotConfiguredError } from '../errors.ts';
 
 /** Where Debian installs EasyList and EasyPrivacy (package webext-ublock-origin-chromium). */
@@ -24,17 +24,21 @@ export interface RequestBlocker {
   blocks(url: string, resourceType: string, sourceUrl: string): boolean;
 }
 
+type RequestClass = typeof Request;
+
 class FilterListBlocker implements RequestBlocker {
   readonly #engine: FiltersEngine;
+  readonly #Request: RequestClass;
 
-  constructor(engine: FiltersEngine) {
+  constructor(engine: FiltersEngine, RequestOf: RequestClass) {
     this.#engine = engine;
+    this.#Request = RequestOf;
   }
 
   blocks(url: string, resourceType: string, sourceUrl: string): boolean {
     // The page itself is never blocked: the caller asked for it.
     if (resourceType === 'document' && url === sourceUrl) return false;
-    const request = Request.fromRawDetails({
+    const request = this.#Request.fromRawDetails({
       url,
       sourceUrl,
       type: resourceType as Request['type'],
@@ -95,10 +99,12 @@ async function buildBlocker(
     }
     return undefined;
   }
+  // The filter engine is loaded with the first list: a process that never blocks ads skips it.
+  const { FiltersEngine, Request } = await import('@ghostery/adblocker');
   const engine = FiltersEngine.parse(texts.join('\n'), {
     loadCosmeticFilters: false,
     loadNetworkFilters: true,
     enableCompression: false,
   });
-  return new FilterListBlocker(engine);
+  return new FilterListBlocker(engine, Request);
 }

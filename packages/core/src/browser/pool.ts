@@ -10,16 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { FetchError, TimeoutError, TrawlError } from '../errors.ts';
 import { Semaphore } from '../internal/semaphore.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
+import { loadPlaywright } from './playwright.ts';
 
 /**
  * Switches every Chromium of Trawl starts with (issue 7): no sandbox (containers rarely allow
@@ -258,6 +253,7 @@ export class BrowserPool {
     const executablePath = findChromium(this.#options.chromium);
     let browser: Browser;
     try {
+      const { chromium } = await loadPlaywright();
       browser = await chromium.launch({
         executablePath,
         args: [...chromiumArgs, ...(this.#options.extraArgs ?? []), `--trawl-pool=${this.id}`],

@@ -16,7 +16,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { z } from 'zod';
 import {
   FetchError,
@@ -30,6 +30,7 @@ import { runActions, type actionsSchema, type CapturedFile } from './actions.ts'
 import { CdpRelay, type CdpPeer } from './cdp-relay.ts';
 import { ChromiumPipe } from './chromium-pipe.ts';
 import { findChromium, type ChromiumLookup } from './find-chromium.ts';
+import { loadPlaywright } from './playwright.ts';
 import {
   launchProxyArgs,
   startGuardProxy,
@@ -178,6 +179,7 @@ export class BrowserSessions {
         startTimeoutMs,
       );
       cdpEndpoint = await this.#socket.urlOf(id, token);
+      const { chromium } = await loadPlaywright();
       parts.browser = await chromium.connectOverCDP(cdpEndpoint, { timeout: startTimeoutMs });
       if (state) await parts.browser.contexts()[0]?.setStorageState(state);
     } catch (error) {

@@ -3,16 +3,10 @@
  * serves documents as it serves pages: DOCX through mammoth, spreadsheets through exceljs, CSV
  * and TSV as a table, text and data files as preformatted blocks.
  */
-import mammoth from 'mammoth';
 import { UnsupportedTypeError, ValidationError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
 import type { OcrMode } from './pdf/extract.ts';
-import { pdfToHtml } from './pdf/index.ts';
-import { epubHtml } from './epub.ts';
-import { convertLegacy, legacyTargets } from './legacy.ts';
-import { odfHtml } from './odf.ts';
-import { pptxHtml } from './pptx.ts';
-import { spreadsheetHtml } from './xlsx.ts';
+import { legacyTargets } from './legacy.ts';
 import { repackStored } from './zip.ts';
 import { escapeHtml } from '../internal/html.ts';
 
@@ -64,6 +58,7 @@ async function docxHtml(bytes: Uint8Array): Promise<string> {
   // mammoth opens the ZIP itself: it gets one whose entries were inflated under the caps.
   const stored = await repackStored(bytes, 'Word');
   try {
+    const { default: mammoth } = await import('mammoth');
     const result = await mammoth.convertToHtml({ buffer: stored });
     return result.value;
   } catch (error) {
@@ -89,18 +84,29 @@ export interface ToHtmlOptions {
   sofficePath?: string | undefined;
 }
 
-/** The HTML of a file of `kind`. @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet */
+/**
+ * The HTML of a file of `kind`. Each reader (pdf.js, mammoth, exceljs, the ODF, PPTX and EPUB
+ * readers) is loaded the first time a file of its kind comes: together they are about 40 MB of
+ * memory that a process crawling web pages never needs (issue 17).
+ *
+ * @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet
+ */
 export async function toHtml(
   kind: FileKind,
   bytes: Uint8Array,
   options: ToHtmlOptions = {},
 ): Promise<DocumentHtml> {
-  if (kind === 'pdf') return pdfToHtml(bytes, options);
-  if (kind === 'doc' || kind === 'xls' || kind === 'ppt')
+  if (kind === 'pdf') return (await import('./pdf/index.ts')).pdfToHtml(bytes, options);
+  if (kind === 'doc' || kind === 'xls' || kind === 'ppt') {
+    const { convertLegacy } = await import('./legacy.ts');
     return toHtml(legacyTargets[kind], await convertLegacy(bytes, kind, options), options);
+  }
   // exceljs and the XML reader open the ZIP themselves: they get one whose entries were
   // inflated under the caps.
-  if (kind === 'xlsx') return spreadsheetHtml(await repackStored(bytes, 'spreadsheet'));
+  if (kind === 'xlsx') {
+    const { spreadsheetHtml } = await import('./xlsx.ts');
+    return spreadsheetHtml(await repackStored(bytes, 'spreadsheet'));
+  }
   return { html: await textualHtml(kind, bytes) };
 }
 
@@ -131,13 +137,13 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'pdf':
       throw new Error('PDF is converted by pdfToHtml');
     case 'pptx':
-      return pptxHtml(bytes);
+      return (await import('./pptx.ts')).pptxHtml(bytes);
     case 'odt':
     case 'ods':
     case 'odp':
-      return odfHtml(bytes);
+      return (await import('./odf.ts')).odfHtml(bytes);
     case 'epub':
-      return epubHtml(bytes);
+      return (await import('./epub.ts')).epubHtml(bytes);
     case 'markdown':
     case 'unknown':
       throw new UnsupportedTypeError(

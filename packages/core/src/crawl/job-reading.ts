@@ -4,7 +4,19 @@
  */
 import type { Document } from '../document.ts';
 import type { JobState } from './frontier.ts';
-import type { JobResultsPage } from './types.ts';
+import type { RecentDocuments } from './recent-documents.ts';
+import type { JobProgress, JobResultsPage } from './types.ts';
+
+/** The progress of a job that has done nothing yet: where a runner's counters start. */
+export const noProgress: Readonly<JobProgress> = Object.freeze({
+  total: 0,
+  completed: 0,
+  scraped: 0,
+  failed: 0,
+  queued: 0,
+  discovered: 0,
+  robotsBlocked: 0,
+});
 
 /** Stored documents from `skip`, at most `limit`; `scraped` says whether more are stored. */
 export async function resultsPage(
@@ -22,19 +34,22 @@ export async function resultsPage(
 /**
  * Every document of the job in completion order, waiting for more until the job is final.
  * `look()` is read before each store read: whether the job was final then, and a promise that
- * settles when something may have changed.
+ * settles when something may have changed. The process running the job passes the documents it
+ * stored last (`recent`), so a reader that keeps up takes them from memory.
  */
 export async function* readDocuments(
   state: JobState,
   look: () =>
     | { changed: Promise<void>; final: boolean }
     | Promise<{ changed: Promise<void>; final: boolean }>,
+  recent?: RecentDocuments,
 ): AsyncGenerator<Document> {
   const deleteOnRead = (state.record.options as { zeroDataRetention?: boolean }).zeroDataRetention;
   let next = 0;
   for (;;) {
     const { changed, final } = await look();
-    const entries = await state.documents(next, 50);
+    const kept = recent?.from(next, 50) ?? [];
+    const entries = kept.length > 0 ? kept : await state.documents(next, 50);
     for (const entry of entries) {
       yield entry.document;
       if (deleteOnRead) await state.deleteDocument(entry.ordinal);

@@ -12,10 +12,11 @@ import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../c
 import type { Document } from '../document.ts';
 import { toTrawlError, type ErrorCode } from '../errors.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
-import { readDocuments, resultsPage } from './job-reading.ts';
+import { noProgress, readDocuments, resultsPage } from './job-reading.ts';
 import { watchShared, type PageDispatch } from './shared-owner.ts';
 import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
 import type { JobPlan } from './plan.ts';
+import { RecentDocuments } from './recent-documents.ts';
 import { scrapeWithRetries } from './retries.ts';
 import type {
   Job,
@@ -39,15 +40,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   readonly #abort = new AbortController();
   readonly #concurrency: number;
   readonly #hostConcurrency: number;
-  readonly #counters: JobProgress = {
-    total: 0,
-    completed: 0,
-    scraped: 0,
-    failed: 0,
-    queued: 0,
-    discovered: 0,
-    robotsBlocked: 0,
-  };
+  readonly #counters: JobProgress = { ...noProgress };
   /** Queue entries read from the store and not yet started, in queue order. */
   #buffer: QueueItem[] = [];
   #bufferCursor: number | undefined;
@@ -69,6 +62,8 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   #finishing = false;
   readonly #dispatch: PageDispatch | undefined;
   #stopWatch: (() => void) | undefined;
+  /** The last 128 stored documents, for an iterator that keeps up (the objects 'document' gets). */
+  readonly #recent = new RecentDocuments(128);
 
   constructor(state: JobState, plan: JobPlan, context: EngineContext, dispatch?: PageDispatch) {
     super();
@@ -392,6 +387,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     // Zero data retention: a document nobody reads does not outlive a day.
     const ttlMs = options.zeroDataRetention ? dayMs : undefined;
     await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+    this.#recent.remember(ordinal, outcome.document);
     if (!counted) {
       this.#counters.scraped += 1;
       this.#countDone();
@@ -487,10 +483,11 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<Document> {
-    return readDocuments(this.state, () => ({
-      changed: this.#changed.promise,
-      final: this.isFinal,
-    }));
+    return readDocuments(
+      this.state,
+      () => ({ changed: this.#changed.promise, final: this.isFinal }),
+      this.#recent,
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import type { Document } from '../document.ts';
 import type { Store } from '../interfaces/store.ts';
 import { dayMs } from '../internal/time.ts';
 import { jobCancelsNamespace, JobState, type JobRecord } from './frontier.ts';
-import { readDocuments, resultsPage } from './job-reading.ts';
+import { noProgress, readDocuments, resultsPage } from './job-reading.ts';
 import type {
   Job,
   JobErrors,
@@ -26,16 +26,6 @@ import type {
 const pollMs = 250;
 /** How long a cancel waits for the owner before it writes the final status itself. */
 const cancelWaitMs = 2000;
-
-const noProgress: JobProgress = {
-  total: 0,
-  completed: 0,
-  scraped: 0,
-  failed: 0,
-  queued: 0,
-  discovered: 0,
-  robotsBlocked: 0,
-};
 
 /** A read-only view of a job kept in a store; emits no events (read the documents instead). */
 export class StoredJob extends EventEmitter<JobEvents> implements Job {

@@ -58,6 +58,11 @@ function settle<T>(operation: () => T): Promise<T> {
   }
 }
 
+/** How long a put waits for others to share its transaction, in ms. */
+const flushDelayMs = 50;
+/** Pages queued that are written without waiting longer. */
+const flushPages = 64;
+
 /** A SearchIndex in a SQLite database opened by SqliteStore. */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
@@ -67,12 +72,8 @@ export class SqliteSearchIndex implements SearchIndex {
   readonly #insertDoc: StatementSync;
   readonly #insertText: StatementSync;
   readonly #count: StatementSync;
-  readonly #pending: {
-    entry: IndexEntry;
-    resolve: () => void;
-    reject: (error: unknown) => void;
-  }[] = [];
-  #flushTimer: NodeJS.Immediate | undefined;
+  readonly #pending: IndexEntry[] = [];
+  #flushTimer: NodeJS.Timeout | undefined;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -90,33 +91,41 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * Queues the page; the queue is written in one transaction on the next turn of the event loop.
-   * FTS5 writes a new index segment per transaction, so a crawl's pages written together cost a
-   * third of what they cost one by one (bench/search.ts).
+   * Queues the page and resolves: the queue is written in one transaction `flushDelayMs` later,
+   * or at once when `flushPages` wait, and every read of the index (and `close`) writes it
+   * first, so this process always sees every put. FTS5 writes a new index segment per
+   * transaction, so a crawl's pages written together cost a third of what they cost one by one
+   * (bench/search.ts); with page conversion on worker threads pages finish one per turn of the
+   * event loop, and a scrape that waited for its page's write would wait the whole delay (issue
+   * 17). The index is best-effort: a page lost to a full disk or a kill is only not findable.
    */
   put(entry: IndexEntry): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ entry, resolve, reject });
-      this.#flushTimer ??= setImmediate(() => this.flush());
-    });
+    this.#pending.push(entry);
+    if (this.#pending.length >= flushPages) this.flush();
+    else this.#flushTimer ??= setTimeout(() => this.flush(), flushDelayMs);
+    return Promise.resolve();
   }
 
-  /** Writes the queued pages now; reads call it first, so they always see every put. */
+  /**
+   * Writes the queued pages now; reads call it first, so they always see every put. A batch that
+   * SQLite refuses is lost with a process warning: its puts have resolved, so no caller is left.
+   */
   flush(): void {
-    if (this.#flushTimer) clearImmediate(this.#flushTimer);
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     const batch = this.#pending.splice(0);
     if (batch.length === 0) return;
     try {
       this.#transaction(() => {
-        for (const { entry } of batch) this.#putSync(entry);
+        for (const entry of batch) this.#putSync(entry);
       });
-      for (const { resolve } of batch) resolve();
     } catch (error) {
-      const failure = new StoreError(`SQLite search index failed: ${(error as Error).message}`, {
-        cause: error,
-      });
-      for (const { reject } of batch) reject(failure);
+      process.emitWarning(
+        `The search index lost ${batch.length} pages: ${(error as Error).message}`,
+        {
+          code: 'TRAWL_SEARCH_INDEX_WRITE',
+        },
+      );
     }
   }
 

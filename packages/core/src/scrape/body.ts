@@ -8,7 +8,8 @@ import type { FetchResponse } from '../interfaces/fetcher.ts';
 import { detectKind, type FileKind } from '../convert/detect.ts';
 import { toHtml, type DocumentHtml } from '../convert/to-html.ts';
 import type { CachedPage } from './cache.ts';
-import { convertHtml, type Conversion } from './convert.ts';
+import type { Conversion } from './convert.ts';
+import { convertHtmlPooled } from './convert-pool.ts';
 import { decodeHtml } from '../convert/decode.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
 import { redactText, type Redaction } from '../convert/redact.ts';
@@ -73,6 +74,8 @@ export async function toCachedPage(
     fetchedAt: Date.now(),
   };
 }
+
+const encoder = new TextEncoder();
 
 type BodyKind =
   { type: 'html' } | { type: 'text'; language: string } | { type: 'unsupported'; reason: string };
@@ -140,24 +143,35 @@ function looksBinary(body: Uint8Array): boolean {
   return suspicious / sample.length > 0.1;
 }
 
-export function convertByType(
+/** Where an HTML page converts: the pool's size (0: on this thread) and the page's deadline. */
+export interface ConversionPlace {
+  threads: number;
+  /** Epoch ms. */
+  deadline: number;
+}
+
+/** Converts a cached page by its kind: HTML on the conversion pool, text as it is. */
+export async function convertByType(
   page: CachedPage,
   options: ResolvedScrapeOptions,
   redaction: Redaction | undefined,
   collectLinks: boolean,
-): Conversion {
-  const kind = classifyBody(page.contentType, new TextEncoder().encode(page.text.slice(0, 512)));
-  // A parsed document is all content: main-content extraction is for web pages.
-  if (page.parsedFrom)
-    return convertHtml(
+  place: ConversionPlace,
+): Promise<Conversion> {
+  const kind = classifyBody(page.contentType, encoder.encode(page.text.slice(0, 512)));
+  const convert = (conversionOptions: ResolvedScrapeOptions) =>
+    convertHtmlPooled(
       page.text,
       page.url,
-      { ...options, onlyMainContent: false },
+      conversionOptions,
       redaction,
       collectLinks,
+      place.threads,
+      place.deadline,
     );
-  if (kind.type !== 'text')
-    return convertHtml(page.text, page.url, options, redaction, collectLinks);
+  // A parsed document is all content: main-content extraction is for web pages.
+  if (page.parsedFrom) return convert({ ...options, onlyMainContent: false });
+  if (kind.type !== 'text') return convert(options);
   // A text response is its own content: markdown as is, other text in a fenced block.
   const redact = (text: string) => (redaction ? redactText(text, redaction) : text);
   const text = redact(page.text);

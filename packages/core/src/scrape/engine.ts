@@ -166,11 +166,12 @@ export async function runScrapeDetailed(
       `Scraping ${request.target.href} took longer than ${options.timeout} ms before conversion: raise timeout or try later`,
     );
   }
-  const { content, pageMetadata, links, llmText } = convertByType(
+  const { content, pageMetadata, links, llmText } = await convertByType(
     page,
     options,
     redaction,
     collectLinks,
+    { threads: config.convertThreads, deadline: startedAt + options.timeout },
   );
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);

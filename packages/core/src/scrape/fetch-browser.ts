@@ -3,19 +3,14 @@
  * waits and runs the actions, then returns the rendered DOM as the body, so that everything after
  * the fetch (decoding, cleaning, conversion) is the same as for an HTTP answer.
  */
-import {
-  devices,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type Page,
-  type Response,
-} from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
 import { loadBlocker, type RequestBlocker } from '../browser/adblock.ts';
 import { runActions, takeScreenshot } from '../browser/actions.ts';
 import { extractBranding } from '../browser/branding.ts';
 import { blockedHeader, startGuardProxy, type GuardProxy } from '../browser/guard-proxy.ts';
 import { browserLocaleOf } from '../browser/locale.ts';
 import { firstLine, type BrowserPool } from '../browser/pool.ts';
+import { loadPlaywright } from '../browser/playwright.ts';
 import { BlockedUrlError, FetchError, TimeoutError, TrawlError } from '../errors.ts';
 import type {
   Fetcher,
@@ -40,8 +35,8 @@ export interface BrowserFetcherOptions {
 /** The desktop viewport: what the hosted service renders at, and a screenshot's default size. */
 export const desktopViewport = { width: 1920, height: 1080 } as const;
 
-// The phone `mobile: true` emulates; its User-Agent is replaced by the engine's mobile one.
-const phone = devices['Pixel 7'];
+/** The phone `mobile: true` emulates; its User-Agent is replaced by the engine's mobile one. */
+const phoneName = 'Pixel 7';
 
 /** Headers the engine sets for HTTP that the browser sets itself (or takes as options). */
 const browserOwnedHeaders = new Set([
@@ -94,7 +89,7 @@ export class BrowserFetcher implements Fetcher {
       : undefined;
     try {
       return await this.pool.withPage(
-        contextOptionsOf(request, render, proxy),
+        contextOptionsOf(request, render, proxy, (await loadPlaywright()).devices[phoneName]),
         async ({ page, context }) => {
           await routeRequests(context, request, render, blocker);
           return withDeadline(
@@ -121,6 +116,7 @@ function contextOptionsOf(
   request: FetchRequest,
   render: RenderRequest,
   guardProxy: GuardProxy | undefined,
+  phone: { viewport: { width: number; height: number }; deviceScaleFactor: number } | undefined,
 ): BrowserContextOptions {
   const { locale, timezoneId } = browserLocaleOf(render.location);
   const extraHTTPHeaders: Record<string, string> = {};
@@ -129,7 +125,7 @@ function contextOptionsOf(
   }
   const userAgent = request.headers['user-agent'];
   return {
-    ...(request.mobile
+    ...(request.mobile && phone
       ? {
           viewport: phone.viewport,
           deviceScaleFactor: phone.deviceScaleFactor,

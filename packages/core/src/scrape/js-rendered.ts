@@ -20,11 +20,44 @@ const scriptTag = /<script\b/i;
 /** Visible text below which a page counts as a shell (a cookie banner or footer can remain). */
 const shellTextChars = 300;
 
+/** Invisible elements, comments and tags, in document order: what separates visible text. */
+const notText =
+  /<(script|style|noscript|template|svg)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]+>/gi;
+const nonSpace = /[^\s]/g;
+
+/**
+ * Whether the visible text holds at least `chars` characters other than white space, read from
+ * the start and stopping as soon as it does: a page with content says so in its first kilobytes,
+ * and only a shell is read to its end (issue 17: the whole-document pass cost every page).
+ * Only a sufficient test: fewer characters leave the decision to the full count below.
+ */
+function hasVisibleText(body: string, chars: number): boolean {
+  let count = 0;
+  let from = 0;
+  notText.lastIndex = 0;
+  for (;;) {
+    const match = notText.exec(body);
+    const end = match ? match.index : body.length;
+    if (end > from) {
+      let segment = body.slice(from, end);
+      // An entity is a space in the full count: it must not count as several characters here.
+      if (segment.includes('&')) segment = segment.replace(entities, ' ');
+      count += segment.match(nonSpace)?.length ?? 0;
+      if (count >= chars) return true;
+    }
+    if (!match) return false;
+    from = notText.lastIndex;
+  }
+}
+
 /** Whether this HTML looks like it only shows its content after JavaScript runs. */
 export function looksJsRendered(html: string): boolean {
   const start = html.search(bodyStart);
   const body = start >= 0 ? html.slice(start) : html;
   if (!scriptTag.test(body) && !scriptTag.test(html)) return false;
+  // Every character other than white space is in the collapsed text below: enough of them
+  // decides at once, without the passes over the whole document.
+  if (hasVisibleText(body, shellTextChars)) return false;
   const text = body
     .replace(invisible, ' ')
     .replace(tags, ' ')

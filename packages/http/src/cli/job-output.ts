@@ -156,16 +156,40 @@ function decodeSafely(segment: string): string {
  */
 async function writeAll(job: Job, sink: Sink, signal: AbortSignal | undefined): Promise<boolean> {
   const iterator = job[Symbol.asyncIterator]();
-  const aborted = new Promise<'aborted'>((resolve) => {
-    if (signal?.aborted) resolve('aborted');
-    signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
   for (;;) {
-    const next = await Promise.race([iterator.next(), aborted]);
+    const next = await nextOrAbort(iterator, signal);
     if (next === 'aborted') return true;
     if (next.done) return false;
     sink.document(next.value);
   }
+}
+
+/**
+ * The iterator's next result, or 'aborted' when `signal` fires first. Each wait has its own
+ * listener, removed once it settles: racing every `next()` against one long-lived abort promise
+ * would leave a reaction on that promise per document, each holding the document it resolved
+ * with, so a long crawl kept every page it printed (issue 17).
+ */
+function nextOrAbort<T>(
+  iterator: AsyncIterator<T>,
+  signal: AbortSignal | undefined,
+): Promise<IteratorResult<T> | 'aborted'> {
+  if (signal?.aborted) return Promise.resolve('aborted');
+  if (!signal) return iterator.next();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator.next().then(
+      (result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: Error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /**

@@ -1,0 +1,106 @@
+/**
+ * Where fetched HTML pages are converted: on worker threads, so that a crawl, a batch scrape or
+ * a busy server uses every core (issue 17). The fetch, the frontier and the store stay on the
+ * calling thread; what a page costs in CPU (parse, clean, main content, markdown, links) moves
+ * to the pool. The page goes over as UTF-8 bytes whose buffer is transferred, not copied.
+ *
+ * There is one pool per size, shared by scrape, batch scrape, crawl and the server: with the
+ * default configuration, one pool for the whole process. `closeWorkerPools()` ends it with the
+ * others. A conversion that outlives the page's deadline is stopped (SCRAPE_TIMEOUT), and one
+ * that outgrows its heap kills only its worker (CONTENT_TOO_LARGE), which the pool replaces:
+ * either way only that page fails.
+ *
+ * Where no worker can run (a bundle without the worker file), conversion runs on the calling
+ * thread, as it does with `convertThreads: 0`.
+ */
+import { WorkerPool, WorkerUnavailableError } from '../internal/worker-pool.ts';
+import type { Redaction } from '../convert/redact.ts';
+import { convertHtml, type Conversion, type ConversionOptions } from './convert.ts';
+import type { ConvertTask } from './convert-worker.ts';
+
+/**
+ * A page's heap: a 20 MB page (the default body limit) of dense markup builds a tree of a few
+ * hundred MB; more than this is refused rather than let grow.
+ */
+const maxHeapMb = 512;
+/**
+ * Conversion allocates much and keeps little: the main thread's young generation (the CLI's
+ * --max-semi-space-size=8) serves it as well, and each worker's RSS stays small.
+ */
+const maxYoungMb = 24;
+
+// The worker module sits beside this one, as .ts in the sources and .js once built.
+const workerModule = new URL(
+  `./convert-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`,
+  import.meta.url,
+);
+
+const pools = new Map<number, WorkerPool>();
+
+/** The shared conversion pool of `threads` threads; undefined for 0 (convert inline). */
+export function conversionPool(threads: number): WorkerPool | undefined {
+  if (threads <= 0) return undefined;
+  let pool = pools.get(threads);
+  if (!pool) {
+    pool = new WorkerPool({
+      module: workerModule,
+      what: 'Converting the page',
+      maxHeapMb,
+      maxYoungMb,
+      threads,
+    });
+    pools.set(threads, pool);
+  }
+  return pool;
+}
+
+// One encoder for every page; encode() gives each page a buffer of its own, safe to transfer.
+const encoder = new TextEncoder();
+
+/**
+ * `convertHtml` on the pool of `threads` threads (inline for 0).
+ *
+ * @throws SCRAPE_TIMEOUT past `deadline` (epoch ms); CONTENT_TOO_LARGE past the heap limit; and
+ *   what `convertHtml` throws
+ */
+export async function convertHtmlPooled(
+  html: string,
+  url: string,
+  options: ConversionOptions,
+  redaction: Redaction | undefined,
+  collectLinks: boolean,
+  threads: number,
+  deadline: number,
+): Promise<Conversion> {
+  const pool = conversionPool(threads);
+  if (!pool) return convertHtml(html, url, options, redaction, collectLinks);
+  const bytes = encoder.encode(html);
+  const task: ConvertTask = {
+    html: bytes,
+    url,
+    options: conversionOptionsOf(options),
+    redaction,
+    collectLinks,
+  };
+  try {
+    return await pool.run<Conversion>(task, deadline, [bytes.buffer]);
+  } catch (error) {
+    if (error instanceof WorkerUnavailableError)
+      return convertHtml(html, url, options, redaction, collectLinks);
+    throw error;
+  }
+}
+
+/** Only the fields conversion reads cross the thread boundary, not the whole scrape request. */
+function conversionOptionsOf(options: ConversionOptions): ConversionOptions {
+  return {
+    formats: options.formats,
+    onlyMainContent: options.onlyMainContent,
+    onlyCleanContent: options.onlyCleanContent,
+    includeTags: options.includeTags,
+    excludeTags: options.excludeTags,
+    removeBase64Images: options.removeBase64Images,
+    blockAds: options.blockAds,
+    redactPII: options.redactPII,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Page conversion on the worker pool (scrape/convert-pool.ts, issue 17), against the fixture
+ * site: `convertThreads` decides where pages convert, a page converts the same on the pool as
+ * inline, and a page that breaks the converter or whose worker is stopped fails alone while the
+ * pool goes on converting the others.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import {
+  batchScrape,
+  resolveEngineConfig,
+  scrape,
+  type Document,
+  type ScrapeOptions,
+} from '@trawl/core';
+import { conversionPool } from '../../src/scrape/convert-pool.js';
+
+const site = inject('fixtureUrl');
+const at = (path: string) => `${site}${path}`;
+const oneThread = { config: resolveEngineConfig({ convertThreads: 1 }) };
+const inline = { config: resolveEngineConfig({ convertThreads: 0 }) };
+
+/** Tasks the pool of `threads` threads has answered so far. */
+const completed = (threads: number) => conversionPool(threads)?.completed ?? 0;
+
+/** A document without what differs between two scrapes of the same page. */
+function comparable(document: Document): Document {
+  const { scrapeId: _scrapeId, ...metadata } = document.metadata;
+  return { ...document, metadata: metadata as Document['metadata'] };
+}
+
+describe('convertThreads', () => {
+  it('converts pages on a pool of that many threads, and on the calling thread with 0', async () => {
+    const before = completed(1);
+    const document = await scrape(at('/articles/plain.html'), {}, oneThread);
+    expect(document.markdown).toBeTruthy();
+    expect(completed(1)).toBe(before + 1);
+
+    const sizes = [1, 2, resolveEngineConfig().convertThreads];
+    const pools = sizes.map(completed);
+    await scrape(at('/articles/plain.html'), {}, inline);
+    expect(sizes.map(completed)).toEqual(pools);
+  });
+
+  it('is validated: a negative number of threads is refused', () => {
+    expect(() => resolveEngineConfig({ convertThreads: -1 })).toThrow(
+      expect.objectContaining({ code: 'BAD_REQUEST' }),
+    );
+  });
+
+  it('gives the same document on the pool as inline', async () => {
+    const options: ScrapeOptions = { formats: ['markdown', 'html', 'links', 'images'] };
+    for (const path of [
+      '/articles/plain.html',
+      '/articles/heavy-boilerplate.html',
+      '/tables.html',
+    ]) {
+      const pooled = await scrape(at(path), options, oneThread);
+      const local = await scrape(at(path), options, inline);
+      expect(comparable(pooled)).toEqual(comparable(local));
+    }
+  });
+
+  it('fails only the page whose conversion throws an internal error, and converts the others', async () => {
+    const before = completed(1);
+    const urls = [at('/deep.html?levels=20000'), at('/articles/plain.html'), at('/tables.html')];
+    const job = batchScrape(urls, {}, oneThread);
+    const documents: Document[] = [];
+    for await (const document of job) documents.push(document);
+    const summary = await job.done;
+    expect(summary.status).toBe('completed');
+    expect(documents.map((document) => document.metadata.sourceURL).sort()).toEqual(
+      urls.slice(1).sort(),
+    );
+    const { errors } = await job.errors();
+    expect(errors).toEqual([
+      expect.objectContaining({ url: urls[0], error: expect.stringMatching(/call stack/) }),
+    ]);
+    // All three went through the pool, the failed one included.
+    expect(completed(1)).toBe(before + 3);
+  });
+
+  it('fails only the page whose worker is stopped mid-conversion, and the pool replaces the worker', async () => {
+    // Eight megabytes of markup take the converter far longer than the page's time budget; the
+    // one worker of the pool is terminated at the deadline.
+    const error = await scrape(at('/large?mb=8'), { timeout: 3000 }, oneThread).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT' });
+    const before = completed(1);
+    const document = await scrape(at('/articles/plain.html'), {}, oneThread);
+    expect(document.markdown).toBeTruthy();
+    expect(completed(1)).toBe(before + 1);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The JS-shell check (scrape/js-rendered.ts) reads a page with content only until it has seen
+ * enough text (issue 17); these pin that the decision is the one the full count makes.
+ */
+import { describe, expect, it } from 'vitest';
+import { looksJsRendered } from '../../src/scrape/js-rendered.js';
+
+const script = '<script src="/app.js"></script>';
+const prose = 'A paragraph a reader came for, with enough words to count as content. ';
+
+describe('looksJsRendered', () => {
+  it('takes a page with plenty of visible text for served content', () => {
+    const html = `<html><body><div id="root"></div>${script}<p>${prose.repeat(10)}</p></body></html>`;
+    expect(looksJsRendered(html)).toBe(false);
+  });
+
+  it('takes an empty app root with a script for a shell, however long its scripts', () => {
+    const html = `<html><body><div id="root"></div><script>${'var x = 1;'.repeat(5000)}</script>${script}</body></html>`;
+    expect(looksJsRendered(html)).toBe(true);
+  });
+
+  it('does not count text inside scripts, styles or comments', () => {
+    const hidden = `<script>${prose.repeat(10)}</script><style>${prose.repeat(10)}</style><!-- ${prose.repeat(10)} -->`;
+    const html = `<html><body><div id="app"></div>${hidden}</body></html>`;
+    expect(looksJsRendered(html)).toBe(true);
+  });
+
+  it('counts an entity as one space, not as its letters', () => {
+    const spaces = '&nbsp;'.repeat(400);
+    const html = `<html><body><div id="root"></div><p>${spaces}</p>${script}</body></html>`;
+    expect(looksJsRendered(html)).toBe(true);
+  });
+
+  it('leaves a page without scripts alone', () => {
+    expect(looksJsRendered('<html><body><div id="root"></div></body></html>')).toBe(false);
+  });
+});
