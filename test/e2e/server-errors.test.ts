@@ -250,6 +250,7 @@ describe('GET /v2/openapi.json', () => {
         '/v2/search',
         '/v2/search/{jobId}/feedback',
         '/v2/team/credit-usage',
+        '/v2/team/queue-status',
       ].sort(),
     );
     const crawl =

@@ -188,6 +188,17 @@ export function openApiDocument(): object {
           responses: { '200': { description: '`{ success, data }`' } },
         },
       },
+      '/v2/team/queue-status': {
+        get: {
+          summary: "The team's pages in work across every process, and its limit",
+          responses: {
+            '200': {
+              description:
+                '`{ success, jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency, mostRecentSuccess }`',
+            },
+          },
+        },
+      },
       ...monitorOpenApiPaths(jsonSchema, errors),
       '/v2/concurrency-check': {
         get: {
