@@ -11,28 +11,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CounterAddOptions, CounterFields, CounterHit, Counters } from '@trawl/core';
-import { RedisConnection } from '../redis/connection.ts';
+import { openRedisPart, type RedisConnection, type RedisPartOptions } from '../redis/connection.ts';
 import { script } from '../store/redis-scripts.ts';
 import { assertName } from '../store/input.ts';
 
 /** Options of `RedisCounters`. */
-export interface RedisCountersOptions {
-  /** Where Redis listens. @default 'redis://127.0.0.1:6379' */
-  url?: string;
-  /** Start of every key, shared with the store's so one deployment's keys sit together. @default 'trawl' */
-  prefix?: string;
-  /** How long to wait for a connection. @default 5000 */
-  connectTimeoutMs?: number;
-  /** How long one command may wait for its reply. @default 5000 */
-  commandTimeoutMs?: number;
-}
-
-const defaults = {
-  url: 'redis://127.0.0.1:6379',
-  prefix: 'trawl',
-  connectTimeoutMs: 5000,
-  commandTimeoutMs: 5000,
-} as const satisfies Required<RedisCountersOptions>;
+/** Options of `RedisCounters`: where Redis is and the key prefix (share the store's). */
+export type RedisCountersOptions = RedisPartOptions;
 
 /** KEYS: window. ARGV: limit, window ms. Returns [counted 0|1, count, ms left]. */
 const hitScript = script(`
@@ -101,14 +86,8 @@ export class RedisCounters implements Counters {
   readonly #redis: RedisConnection;
 
   constructor(options: RedisCountersOptions = {}) {
-    this.#prefix = options.prefix ?? defaults.prefix;
+    ({ prefix: this.#prefix, redis: this.#redis } = openRedisPart(options, 'Redis counters'));
     assertName('prefix', this.#prefix, { allowNul: false });
-    this.#redis = new RedisConnection({
-      url: options.url ?? defaults.url,
-      connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
-      commandTimeoutMs: options.commandTimeoutMs ?? defaults.commandTimeoutMs,
-      name: 'Redis counters',
-    });
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<CounterHit> {

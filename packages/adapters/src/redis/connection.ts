@@ -10,6 +10,56 @@ import { StoreError, TrawlError, ValidationError } from '@trawl/core';
 import { reasonOf } from '../store/input.ts';
 import type { Script } from '../store/redis-scripts.ts';
 
+/** What a user of one of Trawl's Redis parts (the store, the shared counters) may set. */
+export interface RedisPartOptions {
+  /**
+   * Where Redis listens: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  url?: string;
+  /**
+   * Start of every Redis key the part writes, so that several deployments or apps can share a
+   * database (the store and the counters of one deployment share it, so their keys sit together).
+   * @default 'trawl'
+   */
+  prefix?: string;
+  /**
+   * How long to wait for a connection, handshake included, before failing with STORE_UNAVAILABLE.
+   * @default 5000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * How long one command may wait for its reply; a later one fails with STORE_UNAVAILABLE and
+   * the connection is replaced.
+   * @default 5000
+   */
+  commandTimeoutMs?: number;
+}
+
+/** The defaults of `RedisPartOptions`, in one place. */
+const partDefaults = {
+  url: 'redis://127.0.0.1:6379',
+  prefix: 'trawl',
+  connectTimeoutMs: 5000,
+  commandTimeoutMs: 5000,
+} as const satisfies Required<RedisPartOptions>;
+
+/** A part's key prefix and its connection, defaults filled in; `name` is for messages. */
+export function openRedisPart(
+  options: RedisPartOptions,
+  name: string,
+): { prefix: string; redis: RedisConnection } {
+  return {
+    prefix: options.prefix ?? partDefaults.prefix,
+    redis: new RedisConnection({
+      url: options.url ?? partDefaults.url,
+      connectTimeoutMs: options.connectTimeoutMs ?? partDefaults.connectTimeoutMs,
+      commandTimeoutMs: options.commandTimeoutMs ?? partDefaults.commandTimeoutMs,
+      name,
+    }),
+  };
+}
+
 /** Options of {@link RedisConnection}. */
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS. */

@@ -29,42 +29,17 @@
  * Needs Redis 6.2 or later (ZRANGE BYLEX/BYSCORE with LIMIT, RESP3).
  */
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '@trawl/core';
-import { RedisConnection, type RedisClient } from '../redis/connection.ts';
+import {
+  openRedisPart,
+  type RedisClient,
+  type RedisConnection,
+  type RedisPartOptions,
+} from '../redis/connection.ts';
 import { assertName, limitOf, toJson, ttlOf } from './input.ts';
 import { claimScript, deleteScript, dropScript, pruneScript, setScript } from './redis-scripts.ts';
 
-/** Options of `RedisStore`. */
-export interface RedisStoreOptions {
-  /**
-   * Where Redis listens: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS.
-   * @default 'redis://127.0.0.1:6379'
-   */
-  url?: string;
-  /**
-   * Start of every Redis key the store writes, so that several stores or apps can share a database.
-   * @default 'trawl'
-   */
-  prefix?: string;
-  /**
-   * How long to wait for a connection, handshake included, before failing with STORE_UNAVAILABLE.
-   * @default 5000
-   */
-  connectTimeoutMs?: number;
-  /**
-   * How long one command may wait for its reply; a later one fails with STORE_UNAVAILABLE and
-   * the connection is replaced.
-   * @default 5000
-   */
-  commandTimeoutMs?: number;
-}
-
-/** The defaults of `RedisStoreOptions`, in one place. */
-const defaults = {
-  url: 'redis://127.0.0.1:6379',
-  prefix: 'trawl',
-  connectTimeoutMs: 5000,
-  commandTimeoutMs: 5000,
-} as const satisfies Required<RedisStoreOptions>;
+/** Options of `RedisStore`: where Redis is, the key prefix and the timeouts. */
+export type RedisStoreOptions = RedisPartOptions;
 
 /** Members read per round trip by `list` and `clear`: bounds memory and Redis's busy time. */
 const pageSize = 1000;
@@ -92,13 +67,7 @@ export class RedisStore implements Store {
 
   /** @throws ValidationError (BAD_REQUEST) when `url` is not a redis:// or rediss:// URL. */
   constructor(options: RedisStoreOptions = {}) {
-    this.#prefix = options.prefix ?? defaults.prefix;
-    this.#redis = new RedisConnection({
-      url: options.url ?? defaults.url,
-      connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
-      commandTimeoutMs: options.commandTimeoutMs ?? defaults.commandTimeoutMs,
-      name: 'Redis store',
-    });
+    ({ prefix: this.#prefix, redis: this.#redis } = openRedisPart(options, 'Redis store'));
     assertName('prefix', this.#prefix, { allowNul: true });
   }
 

@@ -1,11 +1,33 @@
 /**
- * Reading a job's documents back from the store, the same for the process that runs the job and
- * for any other that only reads it (a status request answered by an API process, issue 21).
+ * Reading a job back from the store (its record, progress and documents), the same for the
+ * process that runs the job and for any other that only reads it (a status request answered by
+ * an API process, issue 21).
  */
+import { EventEmitter } from 'node:events';
 import type { Document } from '../document.ts';
 import type { JobState } from './frontier.ts';
 import type { RecentDocuments } from './recent-documents.ts';
-import type { JobProgress, JobResultsPage } from './types.ts';
+import type { JobEvents, JobKind, JobProgress, JobResultsPage } from './types.ts';
+
+/** What every job object (the runner, a stored view) reads straight from the job's record. */
+export abstract class RecordedJob extends EventEmitter<JobEvents> {
+  readonly state: JobState;
+
+  constructor(state: JobState) {
+    super();
+    this.state = state;
+  }
+
+  get id(): string {
+    return this.state.record.id;
+  }
+  get kind(): JobKind {
+    return this.state.record.kind;
+  }
+  get url(): string {
+    return this.state.record.url;
+  }
+}
 
 /** The progress of a job that has done nothing yet: where a runner's counters start. */
 export const noProgress: Readonly<JobProgress> = Object.freeze({

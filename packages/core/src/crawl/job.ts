@@ -6,13 +6,12 @@
  * What differs between a crawl and a batch scrape (seeding, what a page's links do) is the
  * `JobPlan` the caller passes; everything else is here.
  */
-import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
 import { toTrawlError, type ErrorCode } from '../errors.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
-import { noProgress, readDocuments, resultsPage } from './job-reading.ts';
+import { noProgress, readDocuments, RecordedJob, resultsPage } from './job-reading.ts';
 import { watchShared, type PageDispatch } from './shared-owner.ts';
 import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
 import type { JobPlan } from './plan.ts';
@@ -21,8 +20,6 @@ import { scrapeWithRetries } from './retries.ts';
 import type {
   Job,
   JobErrors,
-  JobEvents,
-  JobKind,
   JobProgress,
   JobResultsPage,
   JobStatus,
@@ -32,8 +29,7 @@ import { dayMs } from '../internal/time.ts';
 
 const bufferTarget = 200;
 /** A running (or finished) crawl or batch scrape. */
-export class JobRunner extends EventEmitter<JobEvents> implements Job {
-  readonly state: JobState;
+export class JobRunner extends RecordedJob implements Job {
   readonly config: EngineConfig;
   readonly #context: EngineContext;
   readonly #plan: JobPlan;
@@ -66,8 +62,7 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
   readonly #recent = new RecentDocuments(128);
 
   constructor(state: JobState, plan: JobPlan, context: EngineContext, dispatch?: PageDispatch) {
-    super();
-    this.state = state;
+    super(state);
     this.#plan = plan;
     this.#context = context;
     this.#dispatch = dispatch;
@@ -81,15 +76,6 @@ export class JobRunner extends EventEmitter<JobEvents> implements Job {
     this.setMaxListeners(0);
   }
 
-  get id(): string {
-    return this.state.record.id;
-  }
-  get kind(): JobKind {
-    return this.state.record.kind;
-  }
-  get url(): string {
-    return this.state.record.url;
-  }
   get status(): JobStatus {
     return this.#status;
   }

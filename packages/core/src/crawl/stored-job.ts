@@ -4,18 +4,15 @@
  * anything; its status and counters are what the owner last published (twice a second), and a
  * cancel is a request the owner acts on.
  */
-import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Document } from '../document.ts';
 import type { Store } from '../interfaces/store.ts';
 import { dayMs } from '../internal/time.ts';
 import { jobCancelsNamespace, JobState, type JobRecord } from './frontier.ts';
-import { noProgress, readDocuments, resultsPage } from './job-reading.ts';
+import { noProgress, readDocuments, RecordedJob, resultsPage } from './job-reading.ts';
 import type {
   Job,
   JobErrors,
-  JobEvents,
-  JobKind,
   JobProgress,
   JobResultsPage,
   JobStatus,
@@ -28,24 +25,13 @@ const pollMs = 250;
 const cancelWaitMs = 2000;
 
 /** A read-only view of a job kept in a store; emits no events (read the documents instead). */
-export class StoredJob extends EventEmitter<JobEvents> implements Job {
-  readonly state: JobState;
+export class StoredJob extends RecordedJob implements Job {
   #done: Promise<JobSummary> | undefined;
 
   constructor(store: Store, record: JobRecord) {
-    super();
-    this.state = new JobState(store, record);
+    super(new JobState(store, record));
   }
 
-  get id(): string {
-    return this.state.record.id;
-  }
-  get kind(): JobKind {
-    return this.state.record.kind;
-  }
-  get url(): string {
-    return this.state.record.url;
-  }
   get status(): JobStatus {
     return this.state.record.status;
   }
