@@ -12,5 +12,5 @@ export { OpenAiLlmProvider, parseJsonAnswer } from './llm/openai.ts';
 export type { OpenAiLlmProviderOptions } from './llm/openai.ts';
 export { RedisCounters } from './counters/redis.ts';
 export type { RedisCountersOptions } from './counters/redis.ts';
-export { BullMqQueue } from './queue/bullmq.ts';
-export type { BullMqQueueOptions } from './queue/bullmq.ts';
+export { BullmqQueue } from './queue/bullmq.ts';
+export type { BullmqQueueOptions } from './queue/bullmq.ts';

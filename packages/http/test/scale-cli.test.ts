@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BullMqQueue } from '@trawl/adapters';
+import { BullmqQueue } from '@trawl/adapters';
 import { InProcessQueue } from '@trawl/core';
 import { loadConfig, openQueue, runCli } from '@trawl/http';
 
@@ -90,7 +90,7 @@ describe('openQueue: the queue the configuration chooses', () => {
     prefixes.push(prefix);
     const env = { TRAWL_QUEUE: 'bullmq', TRAWL_REDIS_URL: redisUrl, TRAWL_QUEUE_PREFIX: prefix };
     const producer = openQueue(loadConfig({ env }));
-    const consumer = new BullMqQueue({ url: redisUrl, prefix });
+    const consumer = new BullmqQueue({ url: redisUrl, prefix });
     try {
       await consumer.consume('page', () => Promise.resolve('under the prefix'));
       await expect(producer.run({ kind: 'page', id: randomUUID(), data: null })).resolves.toBe(

@@ -32,8 +32,8 @@ import {
   type UnitHandler,
 } from '@trawl/core';
 
-/** Options of `BullMqQueue`. */
-export interface BullMqQueueOptions {
+/** Options of `BullmqQueue`. */
+export interface BullmqQueueOptions {
   /** Where Redis listens: `redis://[user:password@]host:port[/db]`. @default 'redis://127.0.0.1:6379' */
   url?: string;
   /** Start of every Redis key BullMQ writes for this queue, so several deployments share a server. @default 'trawl' */
@@ -54,7 +54,7 @@ interface Waiter {
 }
 
 /** A `Queue` shared through Redis with BullMQ. */
-export class BullMqQueue implements Queue {
+export class BullmqQueue implements Queue {
   readonly capabilities: QueueCapabilities = { shared: true };
   readonly #connection: ConnectionOptions;
   readonly #prefix: string;
@@ -65,10 +65,10 @@ export class BullMqQueue implements Queue {
   readonly #waiters = new Map<string, Waiter[]>();
   #closed = false;
 
-  constructor(options: BullMqQueueOptions = {}) {
+  constructor(options: BullmqQueueOptions = {}) {
     const url = options.url ?? 'redis://127.0.0.1:6379';
     if (!/^rediss?:\/\//.test(url))
-      throw new ValidationError(`BullMqQueue needs a redis:// or rediss:// URL (got '${url}')`);
+      throw new ValidationError(`BullmqQueue needs a redis:// or rediss:// URL (got '${url}')`);
     // Workers block on Redis: BullMQ asks for no per-request retry limit on their connections.
     this.#connection = { url, maxRetriesPerRequest: null };
     this.#prefix = options.prefix ?? 'trawl';

@@ -1,5 +1,5 @@
 /**
- * BullMqQueue against the real Redis on 127.0.0.1:6379: the Queue contract, each test under its
+ * BullmqQueue against the real Redis on 127.0.0.1:6379: the Queue contract, each test under its
  * own BullMQ prefix whose keys `afterAll` unlinks, and the lease after which a unit whose
  * consumer died runs elsewhere.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullMqQueue } from '@trawl/adapters';
+import { BullmqQueue } from '@trawl/adapters';
 import { describeQueueContract } from '../../../../test/contracts/queue.contract.ts';
 
 const url = 'redis://127.0.0.1:6379';
@@ -38,14 +38,14 @@ describeQueueContract(
   'bullmq',
   () => {
     const prefix = freshPrefix();
-    return Promise.resolve({ open: () => new BullMqQueue({ url, prefix }) });
+    return Promise.resolve({ open: () => new BullmqQueue({ url, prefix }) });
   },
   { shared: true },
 );
 
-describe('BullMqQueue', () => {
+describe('BullmqQueue', () => {
   it('refuses a URL that is not redis:// with BAD_REQUEST', () => {
-    expect(() => new BullMqQueue({ url: 'http://127.0.0.1:6379' })).toThrow(
+    expect(() => new BullmqQueue({ url: 'http://127.0.0.1:6379' })).toThrow(
       expect.objectContaining({ code: 'BAD_REQUEST' }),
     );
   });
@@ -56,8 +56,8 @@ describe('BullMqQueue', () => {
     async () => {
       const prefix = freshPrefix();
       const leaseMs = 1000;
-      const producer = new BullMqQueue({ url, prefix, leaseMs });
-      const survivor = new BullMqQueue({ url, prefix, leaseMs });
+      const producer = new BullmqQueue({ url, prefix, leaseMs });
+      const survivor = new BullmqQueue({ url, prefix, leaseMs });
       const child = spawn(
         process.execPath,
         ['--conditions=development', hangingConsumer, url, prefix, String(leaseMs)],

@@ -3,7 +3,7 @@
  * by default, or BullMQ on Redis, shared by every API and worker process of a deployment.
  */
 import { InProcessQueue, ValidationError, type Queue } from '@trawl/core';
-import { BullMqQueue } from '@trawl/adapters';
+import { BullmqQueue } from '@trawl/adapters';
 import type { TrawlConfig } from '../config.ts';
 
 /** Opens the configured queue. @throws BAD_REQUEST when `bullmq` is chosen without a Redis URL */
@@ -12,5 +12,5 @@ export function openQueue(config: Pick<TrawlConfig, 'storage'>): Queue {
   if (queue === 'in-process') return new InProcessQueue();
   if (redisUrl === undefined)
     throw new ValidationError('TRAWL_QUEUE=bullmq needs TRAWL_REDIS_URL (redis://…)');
-  return new BullMqQueue({ url: redisUrl, leaseMs: queueLeaseMs, prefix: queuePrefix });
+  return new BullmqQueue({ url: redisUrl, leaseMs: queueLeaseMs, prefix: queuePrefix });
 }
