@@ -200,14 +200,15 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
 }
 
 // Prose (text outside links) from which an element is more than an ad unit: ads hold a line or
-// two, and teaser widgets (Outbrain, Taboola) are links.
+// two, and teaser widgets (Outbrain, Taboola) are links. `article` is not a sign of the page:
+// sponsored-post widgets wrap each teaser card in one.
 const adProseLimit = 1000;
-const pageStructureTags = new Set(['main', 'article', 'h1']);
+const pageStructureTags = new Set(['main', 'h1']);
 
 /**
  * Ad "takeover" wrappers (`#Ads_BA_TakeOver`) and skins put the whole page inside an element
  * named like an ad; removing it would remove the page. Such an element holds the page's main
- * heading, its article, or more prose than any ad unit.
+ * heading, its `main`, or more prose than any ad unit.
  */
 function wrapsPageContent(element: Element): boolean {
   let prose = 0;
