@@ -7,6 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@trawl/core';
 
 /** Options for backends whose features differ. */
+/** The keys `store.list` gives, in its order: what most listing assertions compare. */
+export async function listedKeys(
+  store: Store,
+  namespace: string,
+  options?: Parameters<Store['list']>[1],
+): Promise<string[]> {
+  return (await store.list(namespace, options)).map((entry) => entry.key);
+}
+
 export interface StoreContractOptions {
   /** The backend keeps data across `close()` and reopening with `reopen`. */
   reopen?: () => Promise<Store>;
@@ -75,6 +84,23 @@ export function describeStoreContract(
       expect(await store.get(namespace, 'short')).toBeUndefined();
       expect(await store.get(namespace, 'long')).toBe('kept');
       expect((await store.list(namespace)).map((entry) => entry.key)).toEqual(['long']);
+    });
+
+    it('keeps an entry without expiry once it is set again without ttlMs', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'k', 'first', { ttlMs: 1 });
+      await store.set(namespace, 'k', 'second');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await store.get(namespace, 'k')).toBe('second');
+    });
+
+    it('treats a ttlMs of zero or less as an entry born expired', async () => {
+      const namespace = ns();
+      await store.set(namespace, 'k', 'old');
+      await store.set(namespace, 'k', 'new', { ttlMs: 0 });
+      expect(await store.get(namespace, 'k')).toBeUndefined();
+      expect(await store.list(namespace)).toEqual([]);
+      expect(await store.delete(namespace, 'k')).toBe(false);
     });
 
     it('lists by prefix in key order, paging with after and limit', async () => {

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { Pool } from 'pg';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PostgresStore, type PostgresStoreOptions } from '@trawl/adapters';
-import { describeStoreContract } from '../../../../test/contracts/store.contract.ts';
-import { startTcpRelay, type TcpRelay } from './tcp-relay.ts';
+import { describeStoreContract, listedKeys } from '../../../../test/contracts/store.contract.ts';
+import { closingOpener } from './closing-opener.ts';
+import { relaysClosedAfterEach } from './tcp-relay.ts';
 
 const connectionString = 'postgres://127.0.0.1:5432/test';
 const runId = randomUUID().replaceAll('-', '');
@@ -34,16 +35,9 @@ afterAll(async () => {
   await raw.end();
 });
 
-// Stores opened by the tests below, closed after each test even when it fails.
-const opened: PostgresStore[] = [];
-function open(options: PostgresStoreOptions = {}): PostgresStore {
-  const store = new PostgresStore({ connectionString, table, ...options });
-  opened.push(store);
-  return store;
-}
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((store) => store.close()));
-});
+const open = closingOpener(
+  (options: PostgresStoreOptions) => new PostgresStore({ connectionString, table, ...options }),
+);
 
 describeStoreContract(
   'postgres',
@@ -97,7 +91,7 @@ describe('PostgresStore', () => {
     for (const key of ['b', 'a\u{1F600}', 'a\uffff', 'ab', 'a', '', 'a%x', 'a_y', 'a\\z', 'aQ']) {
       await store.set(namespace, key, key);
     }
-    expect((await store.list(namespace, { prefix: 'a' })).map((entry) => entry.key)).toEqual([
+    expect(await listedKeys(store, namespace, { prefix: 'a' })).toEqual([
       'a',
       'a%x',
       'aQ',
@@ -107,27 +101,12 @@ describe('PostgresStore', () => {
       'a\uffff',
       'a\u{1F600}',
     ]);
-    expect((await store.list(namespace, { prefix: 'a%' })).map((entry) => entry.key)).toEqual([
-      'a%x',
-    ]);
-    expect((await store.list(namespace, { prefix: 'a_' })).map((entry) => entry.key)).toEqual([
-      'a_y',
-    ]);
-    expect((await store.list(namespace, { prefix: 'a\\' })).map((entry) => entry.key)).toEqual([
-      'a\\z',
-    ]);
+    expect(await listedKeys(store, namespace, { prefix: 'a%' })).toEqual(['a%x']);
+    expect(await listedKeys(store, namespace, { prefix: 'a_' })).toEqual(['a_y']);
+    expect(await listedKeys(store, namespace, { prefix: 'a\\' })).toEqual(['a\\z']);
     // The empty key is a key like any other: listed first, and excluded only by after: ''.
-    expect((await store.list(namespace, { limit: 1 })).map((entry) => entry.key)).toEqual(['']);
-    expect((await store.list(namespace, { after: '' })).map((entry) => entry.key)).toHaveLength(9);
-  });
-
-  it('keeps an entry without expiry once it is set again without ttlMs', async () => {
-    const store = open();
-    const namespace = ns();
-    await store.set(namespace, 'k', 'first', { ttlMs: 1 });
-    await store.set(namespace, 'k', 'second');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await store.get(namespace, 'k')).toBe('second');
+    expect(await listedKeys(store, namespace, { limit: 1 })).toEqual(['']);
+    expect(await listedKeys(store, namespace, { after: '' })).toHaveLength(9);
   });
 
   it('sweeps expired rows out of the table every thousand writes', async () => {
@@ -147,15 +126,6 @@ describe('PostgresStore', () => {
       namespace,
     ]);
     expect(rows).toEqual([{ key: 'live' }]);
-  });
-
-  it('treats a ttlMs of zero or less as an entry born expired', async () => {
-    const store = open();
-    const namespace = ns();
-    await store.set(namespace, 'k', 'old');
-    await store.set(namespace, 'k', 'new', { ttlMs: 0 });
-    expect(await store.get(namespace, 'k')).toBeUndefined();
-    expect(await store.delete(namespace, 'k')).toBe(false);
   });
 
   it('refuses names PostgreSQL cannot store exactly with BAD_REQUEST', async () => {
@@ -196,13 +166,10 @@ describe('PostgresStore', () => {
   });
 
   describe('behind a relay', () => {
-    let relay: TcpRelay;
-    afterEach(async () => {
-      await relay.close();
-    });
+    const startRelay = relaysClosedAfterEach();
 
     it('gives up on a server that accepts but never answers', { timeout: 5000 }, async () => {
-      relay = await startTcpRelay();
+      const relay = await startRelay();
       const store = open({
         connectionString: `postgres://127.0.0.1:${relay.port}/test`,
         connectTimeoutMs: 200,
@@ -211,7 +178,7 @@ describe('PostgresStore', () => {
     });
 
     it('fails a statement whose reply does not come in time', { timeout: 10_000 }, async () => {
-      relay = await startTcpRelay({ host: '127.0.0.1', port: 5432 });
+      const relay = await startRelay({ host: '127.0.0.1', port: 5432 });
       const store = open({
         connectionString: `postgres://127.0.0.1:${relay.port}/test`,
         connectTimeoutMs: 200,
@@ -229,7 +196,7 @@ describe('PostgresStore', () => {
     });
 
     it('survives its idle connections being cut and reconnects', { timeout: 10_000 }, async () => {
-      relay = await startTcpRelay({ host: '127.0.0.1', port: 5432 });
+      const relay = await startRelay({ host: '127.0.0.1', port: 5432 });
       const store = open({ connectionString: `postgres://127.0.0.1:${relay.port}/test` });
       const namespace = ns();
       await store.set(namespace, 'k', 'before');

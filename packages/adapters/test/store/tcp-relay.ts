@@ -4,6 +4,7 @@
  * cut under a live client. A real socket, not a mock, as STYLE.md asks.
  */
 import { connect, createServer, type Socket } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** A running relay. */
 export interface TcpRelay {
@@ -64,5 +65,24 @@ export async function startTcpRelay(target?: { host: string; port: number }): Pr
         dropConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a describe block whose tests each start a relay: returns the function that starts one,
+ * and closes every relay started by a test when that test ends, even when it fails.
+ */
+export function relaysClosedAfterEach(): (target?: {
+  host: string;
+  port: number;
+}) => Promise<TcpRelay> {
+  const started: TcpRelay[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((relay) => relay.close()));
+  });
+  return async (target) => {
+    const relay = await startTcpRelay(target);
+    started.push(relay);
+    return relay;
   };
 }

@@ -165,7 +165,9 @@ export class SqliteStore implements Store {
     this.#claim = this.#db.prepare(
       'INSERT INTO kv (namespace, key, value, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ? OR kv.value = excluded.value',
     );
-    this.#delete = this.#db.prepare('DELETE FROM kv WHERE namespace = ? AND key = ?');
+    this.#delete = this.#db.prepare(
+      'DELETE FROM kv WHERE namespace = ? AND key = ? RETURNING expires_at',
+    );
     this.#list = this.#db.prepare(listStatements.from);
     this.#listAfter = this.#db.prepare(listStatements.after);
     this.#clear = this.#db.prepare('DELETE FROM kv WHERE namespace = ?');
@@ -201,7 +203,11 @@ export class SqliteStore implements Store {
   }
 
   delete(namespace: string, key: string): Promise<boolean> {
-    return this.#write(() => Number(this.#delete.run(namespace, key).changes) > 0);
+    return this.#write(() => {
+      // An expired row not yet swept is gone as far as callers know: deleting it finds nothing.
+      const row = this.#delete.get(namespace, key) as { expires_at: number | null } | undefined;
+      return row !== undefined && (row.expires_at === null || row.expires_at > Date.now());
+    });
   }
 
   list<T>(namespace: string, options: StoreListOptions = {}): Promise<StoreEntry<T>[]> {
