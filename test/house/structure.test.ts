@@ -1,12 +1,14 @@
 /**
  * The shape of the house (issue 16): the folders of packages/core/src import one another without
- * a cycle (each concept sits on the ones below it), and no source file grows past 500 lines.
+ * a cycle (each concept sits on the ones below it), no source file grows past 500 lines, and no
+ * block of six lines is written twice.
  * Type-only imports are left out of the graph: they vanish at run time and cannot form a cycle
  * of module evaluation.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { repeatedBlocks } from './repeated-blocks.ts';
 import { repositoryRoot, sourceFiles } from './source-files.ts';
 
 const coreSrc = join(import.meta.dirname, '../../packages/core/src');
@@ -79,5 +81,28 @@ describe('the house', () => {
       .filter((file) => file.lines > 500)
       .map((file) => `${relative(repositoryRoot, file.path)}: ${file.lines} lines`);
     expect(tooLong).toEqual([]);
+  });
+
+  it('finds a block written twice where there is one (the check below can fail)', () => {
+    const block = ['const a = read(x);', 'const b = a + 1;', 'if (b > 2) {', '  log(b);', '}'];
+    const body = [...block, 'write(a, b);', 'return b + offset;'].join('\n');
+    const found = repeatedBlocks([
+      { name: 'one.ts', text: body },
+      { name: 'two.ts', text: `// other\n${body}` },
+    ]);
+    expect(found.map((block) => `${block.first} ~ ${block.again}`)).toEqual([
+      'one.ts:1 ~ two.ts:2',
+    ]);
+  });
+
+  it('has no block of six or more lines written twice in packages/*/src', () => {
+    const files = sourceFiles().map((path) => ({
+      name: relative(repositoryRoot, path),
+      text: readFileSync(path, 'utf8'),
+    }));
+    const repeated = repeatedBlocks(files).map(
+      (block) => `${block.first} ~ ${block.again}:\n  ${block.lines.join('\n  ')}`,
+    );
+    expect(repeated).toEqual([]);
   });
 });

@@ -84,7 +84,7 @@ export class RedisStore implements Store {
     namespace: string,
     key: string,
     value: unknown,
-    options?: StoreSetOptions,
+    options: StoreSetOptions = {},
   ): Promise<void> {
     const keys = this.#keys(namespace);
     assertName('key', key, { allowNul: true });

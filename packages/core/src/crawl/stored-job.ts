@@ -10,14 +10,7 @@ import type { Store } from '../interfaces/store.ts';
 import { dayMs } from '../internal/time.ts';
 import { jobCancelsNamespace, JobState, type JobRecord } from './frontier.ts';
 import { noProgress, readDocuments, RecordedJob, resultsPage } from './job-reading.ts';
-import type {
-  Job,
-  JobErrors,
-  JobProgress,
-  JobResultsPage,
-  JobStatus,
-  JobSummary,
-} from './types.ts';
+import type { Job, JobSummary } from './types.ts';
 
 /** How often a reader looks at the record again while it waits for the job to change. */
 const pollMs = 250;
@@ -32,10 +25,10 @@ export class StoredJob extends RecordedJob implements Job {
     super(new JobState(store, record));
   }
 
-  get status(): JobStatus {
+  get status(): Job['status'] {
     return this.state.record.status;
   }
-  get progress(): JobProgress {
+  get progress(): Job['progress'] {
     const progress = this.state.record.progress ?? noProgress;
     return { ...progress, queued: progress.total - progress.completed };
   }
@@ -93,11 +86,11 @@ export class StoredJob extends RecordedJob implements Job {
     await this.state.saveRecord();
   }
 
-  errors(): Promise<JobErrors> {
+  errors(): ReturnType<Job['errors']> {
     return this.state.errors();
   }
 
-  results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {
+  results(options: { skip?: number; limit?: number } = {}): ReturnType<Job['results']> {
     return resultsPage(this.state, this.progress.scraped, options);
   }
 

@@ -12,7 +12,6 @@ import type {
   ProviderQuery,
   ProviderResult,
   SearchProvider,
-  SearchSourceType,
 } from '../interfaces/search-provider.ts';
 import { parseTargetUrl } from '../internal/url.ts';
 import { LocalSearchProvider } from './local-provider.ts';
@@ -206,7 +205,11 @@ function isScrapable(url: string): boolean {
   }
 }
 
-function shapeInto(result: SearchResult, source: SearchSourceType, items: ProviderResult[]): void {
+function shapeInto(
+  result: SearchResult,
+  source: ProviderQuery['sources'][number],
+  items: ProviderResult[],
+): void {
   if (source === 'web') {
     result.web = items.map((item, index) => ({
       url: item.url,
