@@ -4,7 +4,20 @@
  * pages through a backend-specific hook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderQuery, SearchProvider } from '@trawl/core';
+import type { IndexEntry, ProviderQuery, SearchProvider } from '@trawl/core';
+
+/** An index entry for a store's own search-index tests: the given fields over plain defaults. */
+export const indexEntry = (url: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
+  url,
+  title: '',
+  description: '',
+  headings: '',
+  body: 'lighthouse keepers log the weather',
+  domain: new URL(url).hostname,
+  language: 'en',
+  fetchedAt: Date.now(),
+  ...fields,
+});
 
 /** A page the backend is seeded with. */
 export interface SeedPage {

@@ -7,9 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { crawl, LocalSearchProvider, search, type IndexEntry } from '@trawl/core';
+import { crawl, LocalSearchProvider, search } from '@trawl/core';
 import { PostgresStore } from '@trawl/adapters';
-import { describeSearchProviderContract } from '../../../../test/contracts/search-provider.contract.ts';
+import {
+  describeSearchProviderContract,
+  indexEntry as entry,
+} from '../../../../test/contracts/search-provider.contract.ts';
 
 const site = inject('fixtureUrl');
 const connectionString = 'postgres://127.0.0.1:5432/test';
@@ -34,18 +37,6 @@ function open(): PostgresStore {
   tables.push(table);
   return new PostgresStore({ connectionString, table });
 }
-
-const entry = (url: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
-  url,
-  title: '',
-  description: '',
-  headings: '',
-  body: 'lighthouse keepers log the weather',
-  domain: new URL(url).hostname,
-  language: 'en',
-  fetchedAt: Date.now(),
-  ...fields,
-});
 
 describeSearchProviderContract('local (PostgreSQL full-text)', () => {
   const store = open();

@@ -2,10 +2,9 @@
  * crawl() against a multi-host link graph: each option of `POST /v2/crawl` changes the set of
  * pages crawled exactly as spec (b) says, and bad input becomes per-URL errors, not a crash.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   crawl,
-  HttpFetcher,
   MemoryStore,
   TrawlError,
   type CrawlOptions,
@@ -14,25 +13,9 @@ import {
   type JobProgress,
   type JobSummary,
 } from '@trawl/core';
-import {
-  crawlGraphAddresses,
-  startCrawlGraph,
-  type CrawlGraph,
-} from '../../../../test/fixture-site/crawl-graph.ts';
+import { openGraphFixture } from './graph-fixture.ts';
 
-let graph: CrawlGraph;
-let fetcher: HttpFetcher;
-let site: string;
-
-beforeAll(async () => {
-  graph = await startCrawlGraph();
-  fetcher = new HttpFetcher({ hostAddresses: crawlGraphAddresses });
-  site = graph.origin('site.test');
-});
-afterAll(async () => {
-  await fetcher.close();
-  await graph.close();
-});
+const { graph, fetcher, site } = await openGraphFixture();
 
 interface CrawlResult {
   urls: string[];

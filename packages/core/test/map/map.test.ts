@@ -2,27 +2,11 @@
  * map() against the multi-host link graph and the fixture site: sitemap and link URLs, within
  * the site, deduplicated, ranked by a search, bounded by limit and time.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { HttpFetcher, map, TrawlError, type MapOptions } from '@trawl/core';
-import {
-  crawlGraphAddresses,
-  startCrawlGraph,
-  type CrawlGraph,
-} from '../../../../test/fixture-site/crawl-graph.ts';
+import { describe, expect, inject, it } from 'vitest';
+import { map, TrawlError, type MapOptions } from '@trawl/core';
+import { openGraphFixture } from '../crawl/graph-fixture.ts';
 
-let graph: CrawlGraph;
-let fetcher: HttpFetcher;
-let site: string;
-
-beforeAll(async () => {
-  graph = await startCrawlGraph();
-  fetcher = new HttpFetcher({ hostAddresses: crawlGraphAddresses });
-  site = graph.origin('site.test');
-});
-afterAll(async () => {
-  await fetcher.close();
-  await graph.close();
-});
+const { graph, fetcher, site } = await openGraphFixture();
 
 async function urls(start: string, options: MapOptions = {}): Promise<string[]> {
   const result = await map(start, options, { fetchers: [fetcher] });

@@ -7,7 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   MonitorService,
   resolveEngineConfig,
@@ -18,30 +18,12 @@ import {
   type Notifier,
 } from '@trawl/core';
 import { CreditLedger } from '@trawl/core/server';
-import {
-  startChangingSite,
-  type ChangingSite,
-} from '../../../../test/fixture-site/changing-site.ts';
+import { startChangingSite } from '../../../../test/fixture-site/changing-site.ts';
+import { openMonitorFixture } from './monitor-fixture.ts';
 
-let site: ChangingSite;
-let store: SqliteStore;
-let service: MonitorService;
-const config = resolveEngineConfig({ allowPrivateAddresses: true });
-
-beforeAll(async () => {
-  site = await startChangingSite();
-  store = new SqliteStore({
-    path: join(mkdtempSync(join(tmpdir(), 'trawl-monitor-')), 'trawl.db'),
-  });
-  service = new MonitorService({ store, config });
-});
+const { site, store, service, config } = await openMonitorFixture();
 afterEach(async () => {
   await service.idle();
-});
-afterAll(async () => {
-  await service.stop();
-  await store.close();
-  await site.close();
 });
 
 let pathCounter = 0;

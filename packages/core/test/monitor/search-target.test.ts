@@ -3,57 +3,36 @@
  * into the store, a check reports the results of its queries as `new` pages judged by keywords,
  * and the next check reports only what was indexed since. Plus the target's validation.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   crawl,
   MemoryStore,
   MonitorService,
-  resolveEngineConfig,
   scrape,
   SearxngProvider,
-  SqliteStore,
   type MonitorCheck,
   type MonitorCreateInput,
 } from '@trawl/core';
-import {
-  startChangingSite,
-  type ChangingSite,
-} from '../../../../test/fixture-site/changing-site.ts';
 import { startFakeSearx } from '../../../../test/fakes/searxng-server.ts';
+import { openMonitorFixture } from './monitor-fixture.ts';
 
-let site: ChangingSite;
-let store: SqliteStore;
-let service: MonitorService;
-const config = resolveEngineConfig({ allowPrivateAddresses: true });
-
-beforeAll(async () => {
-  site = await startChangingSite();
-  site.set('/keepers', {
-    title: 'Keepers',
-    text: 'The lighthouse keepers raised the ticket prices for the tower climb.',
-  });
-  site.set('/harbour', {
-    title: 'Harbour',
-    text: 'Ferry timetables for the harbour in winter.',
-  });
-  store = new SqliteStore({
-    path: join(mkdtempSync(join(tmpdir(), 'trawl-monitor-search-')), 'trawl.db'),
-  });
-  const job = crawl(site.url, { limit: 10 }, { store, config });
-  for await (const _document of job) {
-    // Draining the crawl: every page it scrapes goes into the store's index.
-  }
-  await job.done;
-  service = new MonitorService({ store, config });
-});
-afterAll(async () => {
-  await service.stop();
-  await store.close();
-  await site.close();
-});
+const { site, store, service, config } = await openMonitorFixture(
+  async ({ site, store, config }) => {
+    site.set('/keepers', {
+      title: 'Keepers',
+      text: 'The lighthouse keepers raised the ticket prices for the tower climb.',
+    });
+    site.set('/harbour', {
+      title: 'Harbour',
+      text: 'Ferry timetables for the harbour in winter.',
+    });
+    const job = crawl(site.url, { limit: 10 }, { store, config });
+    for await (const _document of job) {
+      // Draining the crawl: every page it scrapes goes into the store's index.
+    }
+    await job.done;
+  },
+);
 
 const searchMonitor = (extra: Partial<MonitorCreateInput> = {}): MonitorCreateInput => ({
   name: 'Lighthouse news',

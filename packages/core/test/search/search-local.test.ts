@@ -6,15 +6,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import {
-  crawl,
-  MemoryStore,
-  scrape,
-  search,
-  SqliteStore,
-  TrawlError,
-  type IndexEntry,
-} from '@trawl/core';
+import { crawl, MemoryStore, scrape, search, SqliteStore, TrawlError } from '@trawl/core';
+import { indexEntry as entry } from '../../../../test/contracts/search-provider.contract.ts';
 
 const site = inject('fixtureUrl');
 let store: SqliteStore;
@@ -24,18 +17,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   await store.close();
-});
-
-const entry = (url: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
-  url,
-  title: '',
-  description: '',
-  headings: '',
-  body: 'lighthouse keepers log the weather',
-  domain: new URL(url).hostname,
-  language: 'en',
-  fetchedAt: Date.now(),
-  ...fields,
 });
 
 async function crawlDocs(): Promise<void> {
