@@ -8,6 +8,8 @@
 import type { Store } from '../interfaces/store.ts';
 
 const namespace = 'monitor-check-leases';
+/** Stop requests of checks running in another process (a deleted monitor's check). */
+const stopsNamespace = 'monitor-check-stops';
 /** A dead runner's checks are closed this long after its last renewal at the latest. */
 const leaseMs = 60_000;
 
@@ -23,12 +25,17 @@ export class CheckLeases {
     this.#shared = store.capabilities?.shared === true;
   }
 
-  /** Takes the lease of a check this process starts; resolves a function that gives it back. */
-  async hold(checkId: string): Promise<() => Promise<void>> {
+  /**
+   * Takes the lease of a check this process starts; resolves a function that gives it back.
+   * `holder` names a lease several processes keep alive together: a check handed to a worker
+   * is held by the process that waits for it and by the worker that runs it, so it stays open
+   * while either lives.
+   */
+  async hold(checkId: string, holder = this.#owner): Promise<() => Promise<void>> {
     if (!this.#shared) return () => Promise.resolve();
-    await this.#store.claim(namespace, checkId, this.#owner, leaseMs);
+    await this.#store.claim(namespace, checkId, holder, leaseMs);
     const renewing = setInterval(
-      () => void this.#store.claim(namespace, checkId, this.#owner, leaseMs).catch(() => false),
+      () => void this.#store.claim(namespace, checkId, holder, leaseMs).catch(() => false),
       leaseMs / 3,
     );
     renewing.unref();
@@ -56,5 +63,15 @@ export class CheckLeases {
     if (!this.#shared) return false;
     const holder = await this.#store.get<string>(namespace, checkId);
     return holder !== undefined && holder !== this.#owner;
+  }
+
+  /** Asks the process running a check elsewhere to stop it. */
+  async requestStop(checkId: string): Promise<void> {
+    await this.#store.set(stopsNamespace, checkId, true, { ttlMs: leaseMs * 10 });
+  }
+
+  /** Whether a stop of the check was asked for (by {@link requestStop}). */
+  async stopRequested(checkId: string): Promise<boolean> {
+    return (await this.#store.get<boolean>(stopsNamespace, checkId)) === true;
   }
 }

@@ -3,12 +3,17 @@
  * record queued and made the monitor's current one), runs it when a slot is free, charges it,
  * folds its outcome into the monitor and purges what retention no longer keeps. A process that
  * stopped mid-check leaves it open; `closeInterrupted` fails it at the next start.
+ *
+ * With a shared queue (issue 21) a check is handed to the workers as a `monitor-check` unit: the
+ * process that started it waits for the final record, the worker runs it (`runUnit`), and both
+ * keep its lease alive, so another process closes it only when neither lives.
  */
 import type { EngineConfig } from '../config.ts';
-import { toTrawlError } from '../errors.ts';
+import { NotFoundError, toTrawlError } from '../errors.ts';
 import type { Fetcher } from '../interfaces/fetcher.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { Notifier } from '../interfaces/notifier.ts';
+import type { Queue } from '../interfaces/queue.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { KeyedQueue } from '../internal/keyed-queue.ts';
 import { Semaphore } from '../internal/semaphore.ts';
@@ -26,6 +31,18 @@ import type { MonitorRecord, MonitorRecords } from './records.ts';
 import { purgeExpired } from './retention.ts';
 import type { Monitor, MonitorCheck } from './types.ts';
 
+/** The queue unit of a check handed to a worker. */
+export const monitorCheckUnitKind = 'monitor-check';
+/** What a `monitor-check` unit carries: the check's record is in the store. */
+interface CheckUnitData {
+  monitorId: string;
+  checkId: string;
+}
+/** How often a worker looks for a stop request of the check it runs. */
+const stopPollMs = 500;
+/** The lease holder shared by the process waiting for a check and the worker running it. */
+const sharedHolderOf = (checkId: string) => `check:${checkId}`;
+
 /** What checks run with. */
 export interface CheckRunnerOptions {
   records: MonitorRecords;
@@ -41,6 +58,8 @@ export interface CheckRunnerOptions {
   publicMonitor: (record: MonitorRecord) => Monitor;
   /** Who runs which check, when processes share the store. */
   leases: CheckLeases;
+  /** A shared queue: checks run on the processes consuming its `monitor-check` units. */
+  workQueue?: Queue | undefined;
   warn: (message: string, error?: unknown) => void;
 }
 
@@ -49,6 +68,8 @@ interface Running {
   checkId: string;
   abort: AbortController;
   done: Promise<MonitorCheck>;
+  /** Run by a worker: this process only waits for it. */
+  handedOver: boolean;
 }
 
 /** The checks of this process. */
@@ -88,30 +109,32 @@ export class CheckRunner {
       billed: this.#options.credits !== undefined,
     });
     await records.putCheck(check);
-    const release = await this.#options.leases.hold(check.id);
+    const handedOver = this.#options.workQueue !== undefined;
+    const release = await this.#options.leases.hold(
+      check.id,
+      handedOver ? sharedHolderOf(check.id) : undefined,
+    );
     record.currentCheckId = check.id;
     record.updatedAt = check.createdAt;
     await records.putMonitor(record);
     const abort = new AbortController();
     let resolveDone!: (check: MonitorCheck) => void;
     const done = new Promise<MonitorCheck>((resolve) => (resolveDone = resolve));
-    this.#running.set(record.id, { checkId: check.id, abort, done });
-    void this.#execute(record.id, check, abort.signal)
-      .finally(release)
-      .then(
-        (final) => {
-          this.#running.delete(record.id);
-          resolveDone(final);
-        },
-        (error: unknown) => {
-          this.#running.delete(record.id);
-          this.#options.warn(
-            `check ${check.id} of monitor ${record.id} failed unexpectedly`,
-            error,
-          );
-          resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
-        },
-      );
+    this.#running.set(record.id, { checkId: check.id, abort, done, handedOver });
+    const run = handedOver
+      ? this.#handOver(record.id, check, abort.signal)
+      : this.#execute(record.id, check, abort.signal);
+    void run.finally(release).then(
+      (final) => {
+        this.#running.delete(record.id);
+        resolveDone(final);
+      },
+      (error: unknown) => {
+        this.#running.delete(record.id);
+        this.#options.warn(`check ${check.id} of monitor ${record.id} failed unexpectedly`, error);
+        resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
+      },
+    );
     return check;
   }
 
@@ -123,9 +146,12 @@ export class CheckRunner {
     await running.done.catch(() => undefined);
   }
 
-  /** Stops every running check (they end `failed`); resolves once they have ended. */
+  /**
+   * Stops every check running here (they end `failed`); resolves once they have ended. Checks
+   * handed to workers go on there: this process only stops waiting for them.
+   */
   async stopAll(): Promise<void> {
-    const running = [...this.#running.values()];
+    const running = [...this.#running.values()].filter((check) => !check.handedOver);
     for (const check of running) check.abort.abort();
     await Promise.allSettled(running.map((check) => check.done));
   }
@@ -158,6 +184,60 @@ export class CheckRunner {
     if (!checkId || !(await this.#options.leases.isHeldElsewhere(checkId))) return undefined;
     const check = await this.#options.records.getCheck(record.id, checkId);
     return check && (check.status === 'queued' || check.status === 'running') ? checkId : undefined;
+  }
+
+  /**
+   * Runs a check another process handed over (a worker's side): holds its lease with the
+   * waiting process and stops it when that process asks (its monitor was deleted). A unit run
+   * again after its check ended answers with the check as it ended.
+   */
+  async runUnit(data: unknown, signal: AbortSignal): Promise<MonitorCheck> {
+    const { monitorId, checkId } = data as CheckUnitData;
+    const { records, leases } = this.#options;
+    const queued = await records.getCheck(monitorId, checkId);
+    if (!queued) throw new NotFoundError('Check not found');
+    if (queued.status !== 'queued' && queued.status !== 'running') return queued;
+    const release = await leases.hold(checkId, sharedHolderOf(checkId));
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const polling = setInterval(() => {
+      leases.stopRequested(checkId).then(
+        (requested) => requested && stop(),
+        () => undefined,
+      );
+    }, stopPollMs);
+    try {
+      return await this.#execute(monitorId, queued, abort.signal);
+    } finally {
+      clearInterval(polling);
+      signal.removeEventListener('abort', stop);
+      await release();
+    }
+  }
+
+  /** Hands a check to the workers and waits for its final record; an abort asks them to stop it. */
+  async #handOver(
+    monitorId: string,
+    queued: MonitorCheck,
+    signal: AbortSignal,
+  ): Promise<MonitorCheck> {
+    const { workQueue, leases, warn } = this.#options;
+    const askToStop = () =>
+      void leases
+        .requestStop(queued.id)
+        .catch((error: unknown) => warn(`stopping check ${queued.id} failed`, error));
+    signal.addEventListener('abort', askToStop, { once: true });
+    try {
+      const data: CheckUnitData = { monitorId, checkId: queued.id };
+      return await workQueue!.run<MonitorCheck>({
+        kind: monitorCheckUnitKind,
+        id: queued.id,
+        data,
+      });
+    } finally {
+      signal.removeEventListener('abort', askToStop);
+    }
   }
 
   /** Waits for a slot, runs the check, and folds its outcome into the monitor. */

@@ -20,6 +20,7 @@ import { ConflictError, NotFoundError, PaymentRequiredError, ValidationError } f
 import type { Fetcher } from '../interfaces/fetcher.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { Notifier } from '../interfaces/notifier.ts';
+import type { Queue } from '../interfaces/queue.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
 import { KeyedQueue } from '../internal/keyed-queue.ts';
@@ -29,7 +30,7 @@ import { parseOrThrow } from '../internal/zod.ts';
 import { Baselines } from './baselines.ts';
 import { estimateMonthlyCredits, type MonitorCredits } from './billing.ts';
 import { CheckLeases } from './check-leases.ts';
-import { CheckRunner } from './check-runner.ts';
+import { CheckRunner, monitorCheckUnitKind } from './check-runner.ts';
 import { skippedCheck } from './check-record.ts';
 import {
   checkListSchema,
@@ -87,6 +88,11 @@ export interface MonitorsOptions {
   credits?: MonitorCredits;
   /** Told what went wrong in the background (a failed save, a judge failure). */
   onWarning?: (message: string, error?: unknown) => void;
+  /**
+   * A queue shared with worker processes: checks then run on the processes that call
+   * `consumeChecks()`. Unset or in-process: each process runs the checks it starts.
+   */
+  queue?: Queue;
 }
 
 /** Who a call acts for: monitors belong to a team and are invisible to others. */
@@ -132,6 +138,7 @@ export class Monitors {
       credits: options.credits,
       publicMonitor,
       leases: new CheckLeases(options.store, this.#owner),
+      workQueue: options.queue?.capabilities.shared ? options.queue : undefined,
       warn: (message, error) => this.#warn(message, error),
     });
     this.#scheduler = new MonitorScheduler({
@@ -347,6 +354,23 @@ export class Monitors {
     await this.#checks.stopAll();
     await Promise.allSettled(
       this.#notifiers.map((notifier) => notifier.idle?.() ?? Promise.resolve()),
+    );
+  }
+
+  /**
+   * Runs here the checks that processes sharing the queue hand over (a worker's part), up to
+   * `monitorConcurrency` at once. Without a shared queue each process runs its own checks and
+   * this does nothing.
+   */
+  async consumeChecks(): Promise<void> {
+    const queue = this.#options.queue;
+    if (!queue?.capabilities.shared) return;
+    await queue.consume(
+      monitorCheckUnitKind,
+      (unit, signal) => this.#checks.runUnit(unit.data, signal),
+      {
+        concurrency: this.#config.monitorConcurrency,
+      },
     );
   }
 

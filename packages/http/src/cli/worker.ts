@@ -1,7 +1,7 @@
 /**
  * `trawl worker`: a process that runs the jobs of a deployment (issue 21). It takes `job` units
- * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness) and `page` units (it
- * scrapes one URL of any job) from the shared queue, with the store, webhooks, limits and LLM
+ * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness), `page` units (it
+ * scrapes one URL of any job) and `monitor-check` units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM
  * settings `trawl serve` would have. Start as many as the machines allow; `trawl serve --role api`
  * answers the requests.
  */
@@ -9,6 +9,7 @@ import { ValidationError } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { ApiKeys } from '../server/auth.ts';
 import { serverContext } from '../server/context.ts';
+import { serverMonitors } from '../server/monitors.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { toInteger } from './page-flags.ts';
@@ -18,8 +19,8 @@ import { openCounters, openStore } from './store.ts';
 
 const usage = `Usage: trawl worker [options]
 
-Runs crawls and batch scrapes queued by 'trawl serve --role api' (or any 'trawl serve') until
-Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
+Runs crawls, batch scrapes and monitor checks queued by 'trawl serve --role api' (or any
+'trawl serve') until Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
 TRAWL_REDIS_URL, and TRAWL_STORE=postgres (or redis). A job whose worker dies is taken over by
 another once its lease (TRAWL_QUEUE_LEASE_MS) expires.
 
@@ -31,7 +32,7 @@ Options:
 /** The worker command. */
 export const workerCommand: Command = {
   name: 'worker',
-  summary: 'Run queued crawls and batch scrapes (TRAWL_QUEUE=bullmq)',
+  summary: 'Run queued crawls, batch scrapes and monitor checks (TRAWL_QUEUE=bullmq)',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
@@ -62,6 +63,11 @@ export const workerCommand: Command = {
         pageConcurrency: concurrency,
       });
       await server.jobs.consume({ pageConcurrency: concurrency });
+      // Monitor checks the API processes hand over; their schedules stay with the API.
+      const monitors = serverMonitors(server, (message, error) =>
+        io.stderr(`${message}${error instanceof Error ? `: ${error.message}` : ''}\n`),
+      );
+      await monitors.service.consumeChecks();
       // Webhook deliveries in the shared store's outbox that no live process holds (a killed
       // process's) are taken over and retried here too, as by `trawl serve` (issue 21, item 7).
       const webhooksPending = await server.webhookDrain.start();
@@ -72,6 +78,7 @@ export const workerCommand: Command = {
       await untilStopped(io.signal);
       // Units this worker held run elsewhere once their lease expires; nothing is cancelled.
       await queue.close();
+      await monitors.close();
       await server.webhookDrain.stop();
       await server.webhooks.close();
       io.stderr('Trawl worker stopped; its jobs continue on other workers.\n');

@@ -4,22 +4,16 @@
  * check with a page of its pages (`limit`/`skip`/`status`, `next` inside `data`). Every success
  * is 200 with `data` (the SDK requires it); monitors are scoped to the caller's team.
  *
- * The MonitorService lives here too: registering the routes builds it over the server's store,
- * with the webhook notifier, the configured e-mail notifier and LLM, and the credits ledger; its
- * scheduler starts when the server is ready and stops when it closes.
+ * The MonitorService lives here too (built by ../monitors.ts): its scheduler starts when the
+ * server is ready and stops when it closes; with a shared queue its checks run on the workers.
  */
 import type { FastifyRequest } from 'fastify';
-import {
-  ConflictError,
-  MonitorService,
-  monitorCreateSchema,
-  monitorUpdateSchema,
-  WebhookNotifier,
-} from '@trawl/core';
+import { ConflictError, monitorCreateSchema, monitorUpdateSchema } from '@trawl/core';
 import { parseOrThrow, parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
 import { wireFields } from '../requests.ts';
+import { serverMonitors } from '../monitors.ts';
 import type { RoutePlugin } from './index.ts';
 
 /** The body of `POST /v2/monitor`: core's create schema plus the SDK's `origin` / `integration`. */
@@ -37,24 +31,16 @@ type CheckParams = { id: string; checkId: string };
 
 /** Registers the monitor routes and the service's lifecycle on `app`. */
 export const monitorRoutes: RoutePlugin = (app, server) => {
-  const settings = server.options.monitors;
   const credits = server.ledger;
-  const service = new MonitorService({
-    store: server.store,
-    config: server.config,
-    notifiers: [new WebhookNotifier(server.webhooks), ...(settings?.notifiers ?? [])],
-    ...(settings?.llm ? { llm: settings.llm } : {}),
-    credits,
-    searchProviders: server.searchProviders,
-    onWarning: (message, error) => app.log.warn({ err: error }, message),
+  const { service, close } = serverMonitors(server, (message, error) =>
+    app.log.warn({ err: error }, message),
+  );
+  app.addHook('onReady', async () => {
+    await service.start();
+    // A process that runs jobs runs the checks handed to the shared queue too.
+    if (server.options.role !== 'api') await service.consumeChecks();
   });
-  app.addHook('onReady', () => service.start());
-  app.addHook('onClose', async () => {
-    await service.stop();
-    await Promise.allSettled(
-      (settings?.notifiers ?? []).map((notifier) => notifier.close?.() ?? Promise.resolve()),
-    );
-  });
+  app.addHook('onClose', close);
   const scope = (request: FastifyRequest) => ({ team: request.team });
   // Creating, changing and running a monitor need a credit left, as on the hosted service.
   const mustHaveCredits = async (request: FastifyRequest) => {
