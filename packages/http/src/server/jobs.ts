@@ -25,7 +25,13 @@ import {
   type Store,
 } from '@trawl/core';
 import { dayMs, givenOptions, openJob, StoredJob, submitJob } from '@trawl/core/server';
-import { pageDispatch, pageUnitKind, PageUnitRunner } from './page-units.ts';
+import {
+  pageDispatch,
+  pageUnitKind,
+  PageUnitRunner,
+  unmeteredPage,
+  type MeteredPage,
+} from './page-units.ts';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
@@ -63,6 +69,11 @@ export interface JobHooks {
   webhooks?: WebhookSender;
   /** What a job's pages get besides store and config: the LLM and its token meter (issue 18). */
   engineContext?: (team: string, jobId: string) => Partial<EngineContext>;
+  /**
+   * The same for one page unit run here for a job driven anywhere: its tokens are charged when
+   * the page ends, since the job's end is seen only by its owner.
+   */
+  pageContext?: (team: string, jobId: string) => MeteredPage;
 }
 
 /** How long a finished job's results stay readable, as the hosted service keeps them. */
@@ -127,9 +138,11 @@ export class JobRegistry {
       concurrency: shared ? jobsPerWorker : 0,
     });
     if (shared) {
-      const pages = new PageUnitRunner(this.#store, this.#config, (team, jobId) => ({
-        ...this.#hooks.engineContext?.(team, jobId),
-      }));
+      const pages = new PageUnitRunner(
+        this.#store,
+        this.#config,
+        (team, jobId) => this.#hooks.pageContext?.(team, jobId) ?? unmeteredPage,
+      );
       await this.#queue.consume(pageUnitKind, pages.run, {
         concurrency: options.pageConcurrency,
       });

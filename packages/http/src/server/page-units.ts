@@ -19,6 +19,15 @@ interface PageUnitData {
   options: Parameters<PageDispatch>[0]['options'];
 }
 
+/** What one page unit runs with besides store and config, and what charges its LLM tokens. */
+export interface MeteredPage {
+  context: Partial<EngineContext>;
+  settle(): Promise<unknown>;
+}
+
+/** A page of a server without an LLM: nothing to charge. */
+export const unmeteredPage: MeteredPage = { context: {}, settle: () => Promise.resolve(0) };
+
 /** The dispatch of one job's pages through the queue, for the job's owner. */
 export function pageDispatch(queue: Queue, team: string): PageDispatch {
   return async (page, signal) => {
@@ -47,7 +56,7 @@ export function pageDispatch(queue: Queue, team: string): PageDispatch {
 export class PageUnitRunner {
   readonly #store: Store;
   readonly #config: EngineConfig;
-  readonly #engineContext: (team: string, jobId: string) => Partial<EngineContext>;
+  readonly #metered: (team: string, jobId: string) => MeteredPage;
   /** Jobs with pages running here, each with the controller a cancel request aborts. */
   readonly #jobs = new Map<string, { controller: AbortController; pages: number }>();
   #timer: NodeJS.Timeout | undefined;
@@ -55,20 +64,21 @@ export class PageUnitRunner {
   constructor(
     store: Store,
     config: EngineConfig,
-    engineContext: (team: string, jobId: string) => Partial<EngineContext>,
+    metered: (team: string, jobId: string) => MeteredPage,
   ) {
     this.#store = store;
     this.#config = config;
-    this.#engineContext = engineContext;
+    this.#metered = metered;
   }
 
   /** The queue handler of page units. */
   readonly run = async (unit: QueueUnit, signal: AbortSignal): Promise<unknown> => {
     const page = unit.data as PageUnitData;
     const job = this.#enter(page.jobId);
+    const metered = this.#metered(page.team, page.jobId);
     try {
       const context = {
-        ...this.#engineContext(page.team, page.jobId),
+        ...metered.context,
         store: this.#store,
         config: this.#config,
         team: page.team,
@@ -76,6 +86,7 @@ export class PageUnitRunner {
       return await scrapeJobPage(page, context, AbortSignal.any([signal, job.controller.signal]));
     } finally {
       this.#leave(page.jobId);
+      await metered.settle();
     }
   };
 
