@@ -85,3 +85,28 @@ export function widenOverSkippedProse(
     if ((prose.within.get(node) ?? 0) >= wanted) return node;
   return root;
 }
+
+/**
+ * The element that holds the page's good prose: from the block with the most good characters,
+ * up to the first ancestor holding at least half of all of it, then on up while the next one
+ * adds good prose (a title, a lead) and little else (`textOf` under half again as much). Undefined
+ * when the page has none.
+ */
+export function findGoodProseHolder(
+  prose: GoodProse,
+  root: ParentNode,
+  textOf: (node: ParentNode) => number,
+): ParentNode | undefined {
+  const total = prose.within.get(root) ?? 0;
+  let best: GoodProse['blocks'][number] | undefined;
+  for (const block of prose.blocks) if (block.good > (best?.good ?? 0)) best = block;
+  if (!best) return undefined;
+  let node: ParentNode = best.holder;
+  const goodIn = (at: ParentNode): number => prose.within.get(at) ?? 0;
+  while (node !== root && node.parent && goodIn(node) < total * 0.5) node = node.parent;
+  for (let parent = node.parent; node !== root && parent; parent = node.parent) {
+    if (goodIn(parent) <= goodIn(node) || textOf(parent) > textOf(node) * 1.5) break;
+    node = parent;
+  }
+  return node;
+}
