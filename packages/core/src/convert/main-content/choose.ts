@@ -7,6 +7,7 @@
 import { detach, idAndClass, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
 import type { ScoredCandidate } from './scored.ts';
 import type { TextStats } from './stats.ts';
+import { widenOverSkippedProse } from './good-prose.ts';
 import { contains } from './tree.ts';
 
 /** Share of the root's prose the scored candidate must hold to replace it. */
@@ -21,13 +22,16 @@ function prose(stats: Map<Element, TextStats>, element: ParentNode): number {
 /**
  * Returns the content root: `root`, or the scored candidate when it sits inside the root and
  * holds most of its prose (the root was too wide), or stands outside it with more prose (the
- * root was a decoy). The scored candidate's non-member siblings are removed when it wins.
+ * root was a decoy). The scored candidate's non-member siblings are removed when it wins. A
+ * narrower candidate that skips the good prose between the title (`heading`) and itself gives
+ * way to the nearest ancestor holding that prose.
  */
 export function chooseCandidate(
   body: ParentNode,
   root: ParentNode,
   scored: ScoredCandidate | undefined,
   stats: Map<Element, TextStats>,
+  heading: Element | undefined,
 ): ParentNode {
   if (!scored || !contains(body, scored.top)) return root;
   const members = scored.members.filter((member) => contains(body, member));
@@ -38,6 +42,10 @@ export function chooseCandidate(
     ? candidateProse >= rootProse * narrowerShare
     : !contains(scored.top, root) && candidateProse > rootProse * 1.5;
   if (!wins || dropsReviews(root, members, stats)) return root;
+  // The paragraph classifier's second opinion: a narrower candidate must not skip the text that
+  // opens the root (issue 15, fourth pass).
+  const widened = inside ? widenOverSkippedProse(root, scored.top, members, heading) : undefined;
+  if (widened) return widened;
   if (members.length <= 1) return scored.top;
   const parent = scored.top.parent;
   if (!parent || !isTag(parent)) return scored.top;

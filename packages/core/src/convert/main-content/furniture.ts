@@ -43,9 +43,10 @@ function isBoilerplateElement(element: Element): boolean {
   }
   if (element.name === 'header' || element.name === 'footer') {
     // An article's own header holds its title and byline; in a listing of several articles,
-    // each one's footer holds its date.
+    // each one's footer holds its date. A header inside <main> belongs to the content too (the
+    // site's banner never stands there): it holds the title and often the standfirst.
     const article = closestArticle(element);
-    if (!article) return true;
+    if (!article) return element.name === 'footer' || !isInsideMain(element);
     return element.name === 'footer' && !hasSiblingArticle(article);
   }
   const role = element.attribs['role'];
@@ -286,6 +287,13 @@ function closestArticle(element: Element): Element | undefined {
     if (parent.name === 'article') return parent;
   }
   return undefined;
+}
+
+function isInsideMain(element: Element): boolean {
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (parent.name === 'main' || parent.attribs['role'] === 'main') return true;
+  }
+  return false;
 }
 
 function hasSiblingArticle(article: Element): boolean {

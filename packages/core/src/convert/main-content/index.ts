@@ -48,7 +48,7 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
 
   removeLabelledFurniture(body, stats, pageText);
   removeReadAlsoLines(body, stats);
-  const root = chooseCandidate(body, chooseRoot(body, stats) ?? body, scored, stats);
+  const root = chooseCandidate(body, chooseRoot(body, stats) ?? body, scored, stats, heading);
   const rootText = stats.get(root as Element)?.text ?? 0;
   pruneLinkLists(root, stats, rootText, heading);
 

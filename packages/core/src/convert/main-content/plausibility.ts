@@ -5,6 +5,8 @@
  * before any removal: its prose (text outside links).
  */
 import { detach, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
+import { findGoodProse, findGoodProseHolder } from './good-prose.ts';
+import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, type TextStats } from './stats.ts';
 
@@ -52,6 +54,20 @@ export function fallbackContent(body: ParentNode): ParentNode {
   const own = stats.get(body as Element);
   const pageProse = own ? own.text - own.linkText : 0;
   const scored = findScoredCandidate(body, stats);
+  // The paragraph classifier's second opinion: the scored candidate must hold the page's good
+  // prose, else the block that does is the content (song lyrics in short lines score little,
+  // and a sidebar's support box and archive outscore them).
+  const good = findGoodProse(body);
+  const goodTotal = good.within.get(body) ?? 0;
+  // The top alone: it is what this fallback returns.
+  const scoredGood = scored ? (good.within.get(scored.top) ?? 0) : 0;
+  if (goodTotal >= nearEmpty && scoredGood < goodTotal * 0.5) {
+    const holder = findGoodProseHolder(good, body, (node) => stats.get(node as Element)?.text ?? 0);
+    if (holder && holder !== body) {
+      trimTrailingBoilerplate(holder);
+      return holder;
+    }
+  }
   if (scored) {
     const prose = scored.members.reduce((total, member) => total + proseOf(stats, member), 0);
     if (prose >= pageProse * 0.3 && prose >= nearEmpty) return scored.top;
