@@ -73,6 +73,8 @@ export class SplitDeployment {
       TRAWL_QUEUE: 'bullmq',
       TRAWL_REDIS_URL: redisUrl,
       TRAWL_QUEUE_PREFIX: this.prefix,
+      // Team limits, credits and token days are counted under the deployment's own prefix too.
+      TRAWL_REDIS_PREFIX: this.prefix,
       // Short, so a killed worker's crawl is taken over within seconds.
       TRAWL_QUEUE_LEASE_MS: '2000',
       TRAWL_API_KEYS: this.apiKey,

@@ -111,7 +111,7 @@ export function serverContext(options: ServerOptions): ServerContext {
     ...options.webhooks,
   });
   const llm = options.llm ?? options.monitors?.llm;
-  const tokens = new TokenUsageBook(store, ledger, options.llmDailyTokens);
+  const tokens = new TokenUsageBook(store, ledger, options.llmDailyTokens, options.counters);
   const records = new RequestRecords(store);
   // Token meters of running jobs, settled (charged) when the job ends.
   const jobMeters = new Map<string, TokenMeter>();

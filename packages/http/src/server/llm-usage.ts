@@ -6,6 +6,7 @@
  */
 import {
   scanStore,
+  type Counters,
   type EngineContext,
   type LlmProvider,
   type LlmUsage,
@@ -27,6 +28,9 @@ interface DayUsage {
 
 const teamKey = (team: string) => encodeURIComponent(team);
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const dayKey = (team: string, day: string) => `${teamKey(team)}/${day}`;
+/** A team's day among the shared counters. */
+const sharedDayKey = (team: string, day: string) => `llm-tokens:${dayKey(team, day)}`;
 
 /** Formats that always call the model. */
 const modelFormats = new Set(['json', 'summary', 'question', 'query']);
@@ -61,13 +65,19 @@ export class TokenUsageBook {
   readonly #store: Store;
   readonly #ledger: CreditLedger;
   readonly #dailyCap: number | undefined;
+  readonly #counters: Counters | undefined;
   #writes: Promise<unknown> = Promise.resolve();
 
-  /** `dailyCap`: LLM tokens a team may use per UTC day; undefined: no cap. */
-  constructor(store: Store, ledger: CreditLedger, dailyCap?: number) {
+  /**
+   * `dailyCap`: LLM tokens a team may use per UTC day; undefined: no cap. `counters`: where the
+   * day totals are added up when several processes (workers) spend tokens at once; the store
+   * keeps a copy that seeds them again.
+   */
+  constructor(store: Store, ledger: CreditLedger, dailyCap?: number, counters?: Counters) {
     this.#store = store;
     this.#ledger = ledger;
     this.#dailyCap = dailyCap;
+    this.#counters = counters;
   }
 
   /**
@@ -147,41 +157,69 @@ export class TokenUsageBook {
       `${teamKey(team)}/`,
     )) {
       const day = key.slice(key.lastIndexOf('/') + 1);
+      const totals = (await this.#sharedDay(team, day)) ?? value;
       periods.push({
         startDate: `${day}T00:00:00.000Z`,
         endDate: `${day}T23:59:59.999Z`,
-        tokensUsed: value.inputTokens + value.outputTokens,
+        tokensUsed: totals.inputTokens + totals.outputTokens,
       });
     }
     return periods;
   }
 
   async #usedOn(team: string, date: Date): Promise<number> {
-    const day = await this.#store.get<DayUsage>(daysNamespace, `${teamKey(team)}/${dayOf(date)}`);
+    const day =
+      (await this.#sharedDay(team, dayOf(date))) ??
+      (await this.#store.get<DayUsage>(daysNamespace, dayKey(team, dayOf(date))));
     return day ? day.inputTokens + day.outputTokens : 0;
   }
 
-  /** Adds to today's total; one write at a time so concurrent requests lose no tokens. */
+  /** A day's totals among the shared counters: they lead the store's copy while they live. */
+  async #sharedDay(team: string, day: string): Promise<DayUsage | undefined> {
+    const shared = await this.#counters?.read(sharedDayKey(team, day));
+    return shared && asDayUsage(shared);
+  }
+
+  /**
+   * Adds to today's total; one write at a time so concurrent requests lose no tokens, and with
+   * shared counters one atomic add there, so concurrent processes lose none either.
+   */
   #add(team: string, usage: DayUsage): Promise<void> {
     const write = this.#writes.then(async () => {
-      const key = `${teamKey(team)}/${dayOf(new Date())}`;
-      const day = (await this.#store.get<DayUsage>(daysNamespace, key)) ?? {
+      const day = dayOf(new Date());
+      const key = dayKey(team, day);
+      const stored = (await this.#store.get<DayUsage>(daysNamespace, key)) ?? {
         inputTokens: 0,
         outputTokens: 0,
         calls: 0,
       };
-      await this.#store.set(
-        daysNamespace,
-        key,
-        {
-          inputTokens: day.inputTokens + usage.inputTokens,
-          outputTokens: day.outputTokens + usage.outputTokens,
-          calls: day.calls + usage.calls,
-        },
-        { ttlMs: dayRetentionMs },
-      );
+      const totals = this.#counters
+        ? asDayUsage(
+            await this.#counters.add(
+              sharedDayKey(team, day),
+              { ...usage },
+              {
+                ttlMs: dayRetentionMs,
+                seed: { ...stored },
+              },
+            ),
+          )
+        : {
+            inputTokens: stored.inputTokens + usage.inputTokens,
+            outputTokens: stored.outputTokens + usage.outputTokens,
+            calls: stored.calls + usage.calls,
+          };
+      await this.#store.set(daysNamespace, key, totals, { ttlMs: dayRetentionMs });
     });
     this.#writes = write.catch(() => undefined);
     return write;
   }
+}
+
+function asDayUsage(fields: Record<string, number>): DayUsage {
+  return {
+    inputTokens: fields['inputTokens'] ?? 0,
+    outputTokens: fields['outputTokens'] ?? 0,
+    calls: fields['calls'] ?? 0,
+  };
 }
