@@ -113,7 +113,7 @@ export class HtmlPage {
       // An implausible extraction (near-empty, link-only) falls back on a fresh parse: the first
       // attempt removed in place, and copying every page up front would cost more than
       // parsing the rare failure again.
-      root = extractMainContent(root) ?? fallbackContent(this.#freshCleanBody());
+      root = extractMainContent(root, this.url) ?? fallbackContent(this.#freshCleanBody());
     }
     if (options.redaction) redactTree(root, options.redaction);
     this.#content = root;

@@ -119,13 +119,20 @@ const weakWords = [
   'categories',
   'post-categories',
 ];
-const boilerplatePattern = new RegExp(
-  `(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)|(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`,
-);
+const strongPattern = new RegExp(`(?:^|[\\s_-])(?:${strongWords.join('|')})(?:$|[\\s_-]|\\d)`);
+const weakPattern = new RegExp(`(?:^|\\s)(?:${weakWords.join('|')})(?:$|\\s)`);
 
 /** True when the id and class words (from `furnitureNames`) name furniture. */
 export function isFurnitureName(names: string): boolean {
-  return boilerplatePattern.test(names);
+  return strongPattern.test(names) || weakPattern.test(names);
+}
+
+/**
+ * True when the names say furniture by a strong word (`related-posts`, `comments-area`), not
+ * by a weak one alone (Blogger's `widget Blog` holds the posts).
+ */
+export function isStrongFurnitureName(names: string): boolean {
+  return strongPattern.test(names);
 }
 
 /**

@@ -36,6 +36,12 @@ const boilerplateRoles = new Set([
 /** A block holding at least this share of the page's text is content, whatever its name says. */
 const protectedShare = 0.4;
 
+/** A dialog or a modal: what it says is about the page (cookies, sign-ups), not the page. */
+export function isOverlay(element: Element): boolean {
+  const role = element.attribs['role'];
+  return role === 'dialog' || role === 'alertdialog' || element.attribs['aria-modal'] === 'true';
+}
+
 function isBoilerplateElement(element: Element): boolean {
   if (boilerplateTags.has(element.name)) {
     // A form wrapping the page (ASP.NET WebForms) is not furniture; small forms are.
@@ -96,9 +102,11 @@ export function removeBoilerplate(
       // The scored candidate's text is the page's best prose: a wrapper named like a widget
       // (Blogger's `widget Blog`) does not take it away.
       (keep !== undefined && contains(element, keep) && !isNavigationLike(element, elementStats)) ||
+      // A long consent dialog is not the page's content, however much of its text it holds.
       (elementStats.text >= pageText * protectedShare &&
         elementStats.linkText < elementStats.text * 0.5 &&
-        element.name !== 'nav');
+        element.name !== 'nav' &&
+        !isOverlay(element));
     if (isProtected) {
       // A <header> that holds the article's title keeps the title but loses its nav/widgets.
       return 'descend';

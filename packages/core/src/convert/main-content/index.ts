@@ -21,6 +21,7 @@ import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength } from './stats.ts';
 import { findLead } from './lead.ts';
+import { siteOf } from './labelled-lists.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { contains, withLeading } from './tree.ts';
 
@@ -28,9 +29,10 @@ import { contains, withLeading } from './tree.ts';
  * Reduces `body` to its main content, in place, and returns the element to convert, or
  * undefined when the result is not plausibly the page's content (then run `fallbackContent` on
  * a fresh copy of the page). The page's main heading (its first `<h1>`) is kept even when it
- * stands outside the content root.
+ * stands outside the content root. `pageUrl` tells links to other sites from the site's own.
  */
-export function extractMainContent(body: ParentNode): ParentNode | undefined {
+export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode | undefined {
+  const site = siteOf(pageUrl);
   const heading = findMainHeading(body);
   let stats = computeStats(body);
   const pageStats = stats.get(body as Element);
@@ -50,14 +52,14 @@ export function extractMainContent(body: ParentNode): ParentNode | undefined {
   removeReadAlsoLines(body, stats);
   const root = chooseCandidate(body, chooseRoot(body, stats) ?? body, scored, stats, heading);
   const rootText = stats.get(root as Element)?.text ?? 0;
-  pruneLinkLists(root, stats, rootText, heading);
+  pruneLinkLists(root, stats, rootText, heading, site);
 
   const leading: Element[] = [];
   if (heading && root !== body && !contains(root, heading)) leading.push(heading);
   const lead = root !== body ? findLead(root, stats, heading) : undefined;
   if (lead) leading.push(lead);
   const content = leading.length > 0 ? withLeading(root, leading) : root;
-  trimTrailingBoilerplate(content);
+  trimTrailingBoilerplate(content, site);
   return isImplausible(content, { prose: pageProse, text: pageText }) ? undefined : content;
 }
 

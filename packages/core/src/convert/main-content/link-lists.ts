@@ -5,6 +5,7 @@
 import { isTag, type Element, type ParentNode } from '../dom.ts';
 import { furnitureNames } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
+import { isLabelledOffSiteList } from './labelled-lists.ts';
 import { contains, countHeadings, removeWhere, type Verdict } from './tree.ts';
 
 const itemTags = new Set(['li', 'article', 'tr']);
@@ -48,13 +49,15 @@ const linkListTags = new Set(['ul', 'ol', 'div', 'section', 'table', 'dl', 'p'])
 
 /**
  * Drops blocks that are mostly links and hold no prose (tag clouds, "more in this section", link
- * farms) — unless they are a large share of the content, as the items of a listing page are.
+ * farms) — unless they are a large share of the content, as the items of a listing page are, or
+ * a labelled list of links to other sites (`site`: the page's, from `siteOf`).
  */
 export function pruneLinkLists(
   root: ParentNode,
   stats: Map<Element, TextStats>,
   rootText: number,
   heading: Element | undefined,
+  site: string | undefined,
 ): void {
   removeWhere(root, (element): Verdict => {
     const elementStats = stats.get(element);
@@ -64,6 +67,7 @@ export function pruneLinkLists(
     if (isTeaser(element, elementStats, rootText) && !(heading && contains(element, heading)))
       return 'remove';
     if (!linkListTags.has(element.name)) return 'descend';
+    if (isLabelledOffSiteList(element, site)) return 'keep';
     if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
     if (heading && contains(element, heading)) return 'descend';
     // One or two links (a title, an author) are not a link list.

@@ -6,8 +6,9 @@
  * and stands next to nothing but more of the same. Names and tags say nothing here, which is why
  * it catches what the furniture rules miss on sites they have never seen.
  */
-import { detach, type ParentNode } from '../dom.ts';
+import { detach, isTag, type ParentNode } from '../dom.ts';
 import { splitIntoBlocks, type TextBlock } from './blocks.ts';
+import { isLabelledOffSiteList } from './labelled-lists.ts';
 
 type Verdict = 'good' | 'neargood' | 'short' | 'bad';
 
@@ -101,14 +102,22 @@ const maxTrimmedShare = 0.35;
 
 /**
  * Removes the boilerplate that trails the content's prose: the blocks after the last one the
- * classifier keeps. Does nothing to content without a long paragraph (listings, products, forms),
- * which the classifier was not made for.
+ * classifier keeps, or after the last labelled list of links to other sites (`site`: the page's,
+ * from `siteOf`), which is the author's selection however link-dense. Does nothing to content
+ * without a long paragraph (listings, products, forms), which the classifier was not made for.
  */
-export function trimTrailingBoilerplate(root: ParentNode): void {
+export function trimTrailingBoilerplate(root: ParentNode, site?: string): void {
   const blocks = splitIntoBlocks(root);
   if (!blocks.some((block) => classify(block) === 'good')) return;
   const kept = classifyBlocks(blocks);
-  const last = kept.lastIndexOf(true);
+  let last = kept.lastIndexOf(true);
+  for (let index = blocks.length - 1; index > last; index--) {
+    const [node, ...rest] = blocks[index]!.nodes;
+    if (rest.length === 0 && node && isTag(node) && isLabelledOffSiteList(node, site)) {
+      last = index;
+      break;
+    }
+  }
   const total = blocks.reduce((sum, block) => sum + block.length, 0);
   const tail = blocks.slice(last + 1);
   const trimmed = tail.reduce((sum, block) => sum + block.length, 0);

@@ -5,6 +5,7 @@
 import { idAndClass, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
 import type { TextStats } from './stats.ts';
 import { contains } from './tree.ts';
+import { furnitureNames, isStrongFurnitureName } from './furniture-names.ts';
 
 // Containers that conventionally hold the content, strongest signal first.
 const contentRootSelectors: ((element: Element) => boolean)[] = [
@@ -48,7 +49,7 @@ function findRoot(
 ): { root: Element; signal: number } | undefined {
   for (let signal = fromSignal; signal < untilSignal; signal++) {
     const matches = contentRootSelectors[signal]!;
-    const candidates: Element[] = [];
+    let candidates: Element[] = [];
     walkElements(container, (element) => {
       if (matches(element)) {
         candidates.push(element);
@@ -56,6 +57,10 @@ function findRoot(
       }
       return true;
     });
+    // Cards in a block named as furniture (a related-posts list of <article> teasers that holds
+    // too much of the page's text for the furniture pass to remove) are that block's items, not
+    // the page's content.
+    if (candidates.length > 1) candidates = candidates.filter((c) => !inFurniture(c, container));
     if (candidates.length === 0) continue;
     // Several matches (a list of <article> cards, say): take the closest common ancestor, so a
     // listing keeps all its items.
@@ -64,6 +69,12 @@ function findRoot(
       return { root, signal };
   }
   return undefined;
+}
+
+function inFurniture(element: Element, container: ParentNode): boolean {
+  for (let node = element.parent; node && node !== container && isTag(node); node = node.parent)
+    if (isStrongFurnitureName(furnitureNames(node))) return true;
+  return false;
 }
 
 function commonAncestor(elements: Element[]): Element | undefined {

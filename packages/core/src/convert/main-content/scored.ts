@@ -15,6 +15,7 @@ import {
   type Element,
 } from '../dom.ts';
 import type { ParentNode } from '../dom.ts';
+import { isOverlay } from './furniture.ts';
 import type { TextStats } from './stats.ts';
 
 /** The best-scored container and the siblings that continue it. */
@@ -137,6 +138,8 @@ export function findScoredCandidate(
 ): ScoredCandidate | undefined {
   const scores = new Map<Element, number>();
   walkElements(body, (element) => {
+    // An overlay (a consent dialog's long legal text) stands over the page, not in it.
+    if (isOverlay(element)) return false;
     const elementStats = stats.get(element);
     if (!elementStats || !isProseCarrier(element, elementStats)) return true;
     // Link text is not prose: a block of links votes nothing.
