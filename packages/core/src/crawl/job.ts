@@ -48,6 +48,13 @@ export class JobRunner extends RecordedJob implements Job {
   readonly #inFlight = new Map<number, Promise<void>>();
   readonly #hostLoad = new Map<string, number>();
   #nextOrdinal = 0;
+  /**
+   * Documents must land in slot order: a reader that has seen slot n+1 never looks at slot n
+   * again. A store of this process applies writes in the order they are made, which is slot
+   * order; a shared store's connections could commit them out of order, so there each document
+   * waits for the one before it.
+   */
+  #storing: Promise<unknown> | undefined;
   #firstDone = false;
   #afterFirst: Promise<void> | undefined;
   #lastStartAt = 0;
@@ -68,6 +75,7 @@ export class JobRunner extends RecordedJob implements Job {
     this.#dispatch = dispatch;
     this.config = context.config ?? resolveEngineConfig();
     this.#status = state.record.status;
+    if (state.store.capabilities?.shared) this.#storing = Promise.resolve();
     const options = state.record.options as { maxConcurrency?: number };
     this.#concurrency = options.maxConcurrency ?? this.config.crawlConcurrency;
     this.#hostConcurrency = this.config.hostConcurrency;
@@ -332,14 +340,14 @@ export class JobRunner extends RecordedJob implements Job {
   /** Scrapes one queue entry and stores its outcome, exactly once. */
   async #process(item: QueueItem): Promise<void> {
     const previous = await this.state.outcomeOf(item.seq);
-    let ordinal: number | undefined;
     if (previous) {
-      // The process died after the outcome was written: finish the entry, or refill its slot.
+      // The process died after the outcome was written: finish the entry, or scrape the page
+      // again. Its empty slot stays empty: readers of the stored documents may have passed it,
+      // so the page takes a new slot, and its marker is rewritten to name that one.
       if (previous.kind !== 'document' || (await this.state.hasResult(previous.ordinal))) {
         await this.state.finish(item, previous);
         return;
       }
-      ordinal = previous.ordinal;
     }
     if (this.#plan.admit && !(await this.#plan.admit(this, item))) {
       await this.state.finish(item, { kind: 'dropped', reason: 'robots' });
@@ -366,15 +374,17 @@ export class JobRunner extends RecordedJob implements Job {
       this.#countDone();
       return;
     }
-    // A slot found half-filled after a restart was counted when the counters were rebuilt.
-    const counted = ordinal !== undefined;
-    ordinal ??= this.#nextOrdinal++;
     const options = this.state.record.options as { zeroDataRetention?: boolean };
     // Zero data retention: a document nobody reads does not outlive a day.
     const ttlMs = options.zeroDataRetention ? dayMs : undefined;
-    await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+    const ordinal = this.#nextOrdinal++;
+    const store = () => this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+    const stored = this.#storing ? this.#storing.then(store) : store();
+    if (this.#storing) this.#storing = stored.catch(() => undefined);
+    await stored;
     this.#recent.remember(ordinal, outcome.document);
-    if (!counted) {
+    // A page found half-stored after a restart was counted when the counters were rebuilt.
+    if (!previous) {
       this.#counters.scraped += 1;
       this.#countDone();
     }
