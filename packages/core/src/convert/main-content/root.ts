@@ -47,15 +47,9 @@ function findRoot(
   untilSignal = contentRootSelectors.length,
 ): { root: Element; signal: number } | undefined {
   for (let signal = fromSignal; signal < untilSignal; signal++) {
-    const matches = contentRootSelectors[signal]!;
-    const candidates: Element[] = [];
-    walkElements(container, (element) => {
-      if (matches(element)) {
-        candidates.push(element);
-        return false;
-      }
-      return true;
-    });
+    const search = { matches: contentRootSelectors[signal]!, candidates: [] as Element[] };
+    walkElements(container, collectOutermostMatch, search);
+    const { candidates } = search;
     if (candidates.length === 0) continue;
     // Several matches (a list of <article> cards, say): take the closest common ancestor, so a
     // listing keeps all its items.
@@ -64,6 +58,16 @@ function findRoot(
       return { root, signal };
   }
   return undefined;
+}
+
+/** Keeps `element` when it matches, without looking inside it (a function of the module: tree.ts). */
+function collectOutermostMatch(
+  element: Element,
+  search: { matches: (element: Element) => boolean; candidates: Element[] },
+): boolean {
+  if (!search.matches(element)) return true;
+  search.candidates.push(element);
+  return false;
 }
 
 function commonAncestor(elements: Element[]): Element | undefined {

@@ -133,6 +133,31 @@ function countCommas(node: AnyNode): number {
 }
 
 /**
+ * A prose block's vote for the containers above it, as Readability gives it (a function of the
+ * module rather than a closure per page: see tree.ts).
+ */
+function voteForContainers(
+  element: Element,
+  { stats, scores }: { stats: Map<Element, TextStats>; scores: Map<Element, number> },
+): boolean {
+  const elementStats = stats.get(element);
+  if (!elementStats || !isProseCarrier(element, elementStats)) return true;
+  // Link text is not prose: a block of links votes nothing.
+  if (elementStats.linkText > elementStats.text * 0.5) return false;
+  const vote = 1 + countCommas(element) + Math.min(Math.floor(elementStats.text / 100), 3);
+  let ancestor = element.parent;
+  for (let level = 0; level < voteLevels && ancestor && isTag(ancestor); level++) {
+    if (containerTags.has(ancestor.name)) {
+      const start = scores.get(ancestor) ?? tagWeight(ancestor.name) + nameWeight(ancestor);
+      const share = level === 0 ? 1 : level === 1 ? 0.5 : 1 / (level * 3);
+      scores.set(ancestor, start + vote * share);
+    }
+    ancestor = ancestor.parent;
+  }
+  return false;
+}
+
+/**
  * Scores the page's containers and returns the best one with its continuing siblings, or
  * undefined when the page has no prose at all.
  */
@@ -141,23 +166,7 @@ export function findScoredCandidate(
   stats: Map<Element, TextStats>,
 ): ScoredCandidate | undefined {
   const scores = new Map<Element, number>();
-  walkElements(body, (element) => {
-    const elementStats = stats.get(element);
-    if (!elementStats || !isProseCarrier(element, elementStats)) return true;
-    // Link text is not prose: a block of links votes nothing.
-    if (elementStats.linkText > elementStats.text * 0.5) return false;
-    const vote = 1 + countCommas(element) + Math.min(Math.floor(elementStats.text / 100), 3);
-    let ancestor = element.parent;
-    for (let level = 0; level < voteLevels && ancestor && isTag(ancestor); level++) {
-      if (containerTags.has(ancestor.name)) {
-        const start = scores.get(ancestor) ?? tagWeight(ancestor.name) + nameWeight(ancestor);
-        const share = level === 0 ? 1 : level === 1 ? 0.5 : 1 / (level * 3);
-        scores.set(ancestor, start + vote * share);
-      }
-      ancestor = ancestor.parent;
-    }
-    return false;
-  });
+  walkElements(body, voteForContainers, { stats, scores });
 
   let top: Element | undefined;
   let best = -Infinity;
