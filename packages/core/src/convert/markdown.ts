@@ -39,7 +39,8 @@ const text = (node: Text, parent: MdastParents | undefined, state: State, info: 
     if (value.includes(character) || around.includes(character)) present += character;
   let rules = byPresent.lists.get(present);
   if (!rules) {
-    rules = all.filter((rule) => present.includes(rule.character));
+    rules = [];
+    for (const rule of all) if (present.includes(rule.character)) rules.push(rule);
     byPresent.lists.set(present, rules);
   }
   state.unsafe = rules;
