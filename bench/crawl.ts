@@ -23,7 +23,7 @@ const node = [process.execPath, '--conditions=development', '--experimental-stri
  * a 128 MB young generation on this machine, the largest part of either crawler's RSS.
  * `--default-heap` runs them on Node's defaults instead.
  */
-const heapFlags = ['--max-semi-space-size=8'];
+const heapFlags = ['--max-semi-space-size=16'];
 const here = import.meta.dirname;
 
 /** Starts a process and resolves with its first stdout line parsed as JSON. */

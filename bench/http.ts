@@ -50,7 +50,7 @@ export async function runHttpBench(argv: string[]): Promise<number> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-http-'));
   const server = spawn(
     process.execPath,
-    ['--max-semi-space-size=8', '--conditions=development', bin, 'serve'],
+    ['--max-semi-space-size=16', '--conditions=development', bin, 'serve'],
     {
       env: {
         ...process.env,

@@ -97,7 +97,7 @@ async function runTrawlCli(): Promise<RunnerResult> {
   const usage = await measureCommand(
     [
       process.execPath,
-      '--max-semi-space-size=8',
+      '--max-semi-space-size=16',
       '--conditions=development',
       '--experimental-strip-types',
       bin,

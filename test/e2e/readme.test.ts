@@ -99,7 +99,7 @@ beforeAll(() => {
   const trawl = join(binDir, 'trawl');
   writeFileSync(
     trawl,
-    `#!/bin/sh\nexec "${process.execPath}" --max-semi-space-size=8 --conditions=development --experimental-strip-types "${join(repo, 'packages/http/src/bin.ts')}" "$@"\n`,
+    `#!/bin/sh\nexec "${process.execPath}" --max-semi-space-size=16 --conditions=development --experimental-strip-types "${join(repo, 'packages/http/src/bin.ts')}" "$@"\n`,
   );
   chmodSync(trawl, 0o755);
 });

@@ -1,7 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=16
 // The flag: on a machine with much memory V8 reserves a 128 MB young generation, most of a
-// crawl's resident memory; 8 MB semi-spaces keep a 20,000-page crawl well under 400 MB at about the
-// same speed (bench/README.md, "Crawl").
+// crawl's resident memory. 16 MB, not less: the flag binds the conversion threads too, and a
+// page's conversion allocates more than 8 MB, so at 8 its live tree outlived two scavenges, was
+// promoted, and the thread ran a full GC every ~40 pages (issue 17: 18 % more CPU per page and
+// more memory, bench/README.md, "Second pass: CPU per page").
 // Installed entry: runs the compiled CLI (dist/, built by `npm pack`'s prepack). In the
 // repository, `npm run -s trawl` runs the TypeScript sources directly.
 

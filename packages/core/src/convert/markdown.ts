@@ -32,12 +32,15 @@ const text = (node: Text, parent: MdastParents | undefined, state: State, info: 
     byPresent = { characters: [...new Set(all.map((rule) => rule.character))], lists: new Map() };
     rulesByCharacters.set(all, byPresent);
   }
-  const present = byPresent.characters
-    .filter((character) => value.includes(character) || around.includes(character))
-    .join('');
+  // A loop, not .filter() with an arrow: a closure made per text node loses its optimised code
+  // at every full GC of the worker, and was compiled again some fifty times a crawl (issue 17).
+  let present = '';
+  for (const character of byPresent.characters)
+    if (value.includes(character) || around.includes(character)) present += character;
   let rules = byPresent.lists.get(present);
   if (!rules) {
-    rules = all.filter((rule) => present.includes(rule.character));
+    rules = [];
+    for (const rule of all) if (present.includes(rule.character)) rules.push(rule);
     byPresent.lists.set(present, rules);
   }
   state.unsafe = rules;
@@ -97,30 +100,27 @@ export function treeToMarkdown(root: ParentNode): string {
  * Removes what reads as noise in markdown: links without text (or with only a same-page target,
  * unwrapped to their text) and images without a source.
  */
-function tidyMdast(root: MdastRoot): void {
-  const tidy = (parent: MdastParents): void => {
-    const next: MdastNodes[] = [];
-    for (const child of parent.children as MdastNodes[]) {
-      if ('children' in child) tidy(child);
-      if (child.type === 'link') {
-        if (child.children.length === 0) continue;
-        if (!child.url || child.url.startsWith('#')) {
-          next.push(...(child.children as MdastNodes[]));
-          continue;
-        }
-      } else if (child.type === 'image' && !child.url) {
-        continue;
-      } else if (
-        (child.type === 'emphasis' || child.type === 'strong' || child.type === 'delete') &&
-        child.children.length === 0
-      ) {
+function tidyMdast(parent: MdastParents | MdastRoot): void {
+  const next: MdastNodes[] = [];
+  for (const child of parent.children as MdastNodes[]) {
+    if ('children' in child) tidyMdast(child);
+    if (child.type === 'link') {
+      if (child.children.length === 0) continue;
+      if (!child.url || child.url.startsWith('#')) {
+        next.push(...(child.children as MdastNodes[]));
         continue;
       }
-      next.push(child);
+    } else if (child.type === 'image' && !child.url) {
+      continue;
+    } else if (
+      (child.type === 'emphasis' || child.type === 'strong' || child.type === 'delete') &&
+      child.children.length === 0
+    ) {
+      continue;
     }
-    (parent as { children: MdastNodes[] }).children = next;
-  };
-  tidy(root);
+    next.push(child);
+  }
+  (parent as { children: MdastNodes[] }).children = next;
 }
 
 function tidyMarkdown(markdown: string): string {

@@ -340,18 +340,14 @@ function tableOf(table: Element): Flow[] {
   }
   // A spanned cell keeps its text in its top-left position; the positions it covers, to the
   // right (colspan) and below (rowspan), become empty cells so later cells keep their columns.
-  const emptyCell = (): TableCell => ({ type: 'tableCell', children: [] });
+  // Loops and functions of the module, not closures per table: V8 compiled a closure made per
+  // table again after every full GC of the conversion thread (issue 17).
   const coveredRowsByColumn: number[] = [];
-  const placedRows = rows.map((row, rowIndex) => {
+  const placedRows: TableCell[][] = [];
+  for (const [rowIndex, row] of rows.entries()) {
     const cells: TableCell[] = [];
-    const skipCovered = () => {
-      while ((coveredRowsByColumn[cells.length] ?? 0) > 0) {
-        coveredRowsByColumn[cells.length]!--;
-        cells.push(emptyCell());
-      }
-    };
     for (const cell of row) {
-      skipCovered();
+      skipCoveredCells(cells, coveredRowsByColumn);
       const rowsDown = Math.min(rowSpan(cell), rows.length - rowIndex) - 1;
       for (let extra = 0; extra < span(cell); extra++) {
         if (rowsDown > 0) coveredRowsByColumn[cells.length] = rowsDown;
@@ -366,8 +362,8 @@ function tableOf(table: Element): Flow[] {
     for (let column = cells.length; column < coveredRowsByColumn.length; column++) {
       if ((coveredRowsByColumn[column] ?? 0) > 0) coveredRowsByColumn[column]!--;
     }
-    return cells;
-  });
+    placedRows.push(cells);
+  }
   const width = Math.max(...placedRows.map((cells) => cells.length));
   const mdRows: TableRow[] = placedRows.map((cells) => {
     while (cells.length < width) cells.push(emptyCell());
@@ -393,6 +389,18 @@ function tableOf(table: Element): Flow[] {
   });
   const result: Table = { type: 'table', align: align.length ? align : null, children: mdRows };
   return [result];
+}
+
+function emptyCell(): TableCell {
+  return { type: 'tableCell', children: [] };
+}
+
+/** Fills the positions of the row that a cell above still covers (rowspan) with empty cells. */
+function skipCoveredCells(cells: TableCell[], coveredRowsByColumn: number[]): void {
+  while ((coveredRowsByColumn[cells.length] ?? 0) > 0) {
+    coveredRowsByColumn[cells.length]!--;
+    cells.push(emptyCell());
+  }
 }
 
 function isInThead(cell: Element | undefined): boolean {

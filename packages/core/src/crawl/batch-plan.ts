@@ -4,6 +4,7 @@
  */
 import type { ScrapeOutcome } from '../scrape/engine.ts';
 import type { ResolvedScrapeOptions } from '../scrape/options.ts';
+import type { QueueItem } from './frontier.ts';
 import type { JobRunner } from './job.ts';
 import type { JobPlan, PageVerdict } from './plan.ts';
 
@@ -23,11 +24,11 @@ export class BatchPlan implements JobPlan {
   async seed(job: JobRunner): Promise<void> {
     const { state } = job;
     if (state.record.nextSeq === 0) await state.reserve(this.#urls.length);
+    const queued: QueueItem[] = [];
     for (const [seq, url] of this.#urls.entries()) {
-      if ((await state.outcomeOf(seq)) === undefined) {
-        await state.enqueue({ seq, url, depth: 0, key: '' });
-      }
+      if ((await state.outcomeOf(seq)) === undefined) queued.push({ seq, url, depth: 0, key: '' });
     }
+    await state.enqueue(queued);
     job.countTaken(this.#urls.length - job.taken);
     state.record.seeded = true;
     await state.saveRecord();

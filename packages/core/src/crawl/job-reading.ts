@@ -73,6 +73,7 @@ export async function* readDocuments(
     const kept = recent?.from(next, 50) ?? [];
     const entries = kept.length > 0 ? kept : await state.documents(next, 50);
     for (const entry of entries) {
+      if (kept.length > 0) recent?.release(entry.ordinal);
       yield entry.document;
       if (deleteOnRead) await state.deleteDocument(entry.ordinal);
       next = entry.ordinal + 1;

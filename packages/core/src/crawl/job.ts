@@ -143,9 +143,7 @@ export class JobRunner extends RecordedJob implements Job {
     this.countTaken(entries.length);
     const run = this.#enqueueChain.then(async () => {
       const first = await this.state.reserve(entries.length);
-      for (const [index, entry] of entries.entries()) {
-        await this.state.enqueue({ ...entry, seq: first + index });
-      }
+      await this.state.enqueue(entries.map((entry, index) => ({ ...entry, seq: first + index })));
       this.wake();
     });
     this.#enqueueChain = run.catch(() => undefined);

@@ -29,6 +29,16 @@ export class RecentDocuments {
     }
   }
 
+  /**
+   * Lets go of a document a reader has taken. With one reader, the usual case, a document then
+   * lives only until it is handed over and dies young; kept for the next 128 pages, every one
+   * outlived two scavenges and was promoted, and the main thread's old generation grew by their
+   * garbage (issue 17). A second reader finds it in the store.
+   */
+  release(ordinal: number): void {
+    this.#byOrdinal.delete(ordinal);
+  }
+
   /** The documents from ordinal `from` on, consecutive and in order, at most `limit`. */
   from(from: number, limit: number): OrdinalDocument[] {
     const entries: OrdinalDocument[] = [];

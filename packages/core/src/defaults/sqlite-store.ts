@@ -8,6 +8,11 @@
  * survives the process being killed, while the many pages a crawl has in flight share one commit
  * instead of paying one each. Reads run on the same connection, inside the open transaction:
  * they see every write made before them, committed or not.
+ *
+ * Writes keep their order (`orderedWrites`): they run in the order they are started, and once
+ * one fails, every write started later in the same turn fails too without running, so no later
+ * write is kept without an earlier one. A caller may start writes that must land in order
+ * together and let them share a commit.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -118,7 +123,7 @@ interface GroupedWrite {
 
 /** A Store in a SQLite file. */
 export class SqliteStore implements Store {
-  readonly capabilities = { persistent: true, shared: false };
+  readonly capabilities = { persistent: true, shared: false, orderedWrites: true };
   /** FTS5 over the pages scraped with this store: the built-in search source. */
   readonly searchIndex: SqliteSearchIndex;
   readonly #db: DatabaseSync;
@@ -135,6 +140,8 @@ export class SqliteStore implements Store {
   /** Writes of the open transaction, resolved when it commits. */
   #group: GroupedWrite[] = [];
   #commitTimer: NodeJS.Immediate | undefined;
+  /** Why writes fail until the end of this turn: one started earlier in the turn failed. */
+  #failedThisTurn: Error | undefined;
 
   constructor(options: SqliteStoreOptions) {
     try {
@@ -274,6 +281,7 @@ export class SqliteStore implements Store {
    */
   #write<T>(operation: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreError('The SQLite store is closed'));
+    if (this.#failedThisTurn) return Promise.reject(this.#failedThisTurn);
     let result: T;
     try {
       if (!this.#db.isTransaction) this.#db.exec('BEGIN IMMEDIATE');
@@ -281,8 +289,14 @@ export class SqliteStore implements Store {
     } catch (error) {
       // Some failures (a full disk, I/O) roll the whole transaction back: the group is lost.
       if (!this.#db.isTransaction) this.#failGroup(error);
-      else this.#commitTimer ??= setImmediate(() => this.#commit());
-      return Promise.reject(this.#storeError(error));
+      const failure = this.#storeError(error);
+      // Writes started after this one in the same turn may depend on it: they fail too.
+      this.#failedThisTurn = failure;
+      setImmediate(() => {
+        this.#failedThisTurn = undefined;
+      });
+      if (this.#db.isTransaction) this.#commitTimer ??= setImmediate(() => this.#commit());
+      return Promise.reject(failure);
     }
     const committed = new Promise<T>((resolve, reject) => {
       this.#group.push({ resolve: () => resolve(result), reject });

@@ -24,10 +24,14 @@ import type { ConvertTask } from './convert-worker.ts';
  */
 const maxHeapMb = 512;
 /**
- * Conversion allocates much and keeps little: the main thread's young generation (the CLI's
- * --max-semi-space-size=8) serves it as well, and each worker's RSS stays small.
+ * Conversion allocates much and keeps little, but more than 8 MB a page: with semi-spaces of
+ * 8 MB (a 24 MB young generation) a page's tree outlived two scavenges mid-conversion and was
+ * promoted, and the thread ran a full GC every ~35 pages, after which V8 compiled its per-call
+ * closures again (62 full GCs and ~18 % more CPU in a 2,000-page crawl). 48 MB gives 16 MB
+ * semi-spaces: 3 full GCs (issue 17). A process-wide --max-semi-space-size takes precedence
+ * (the trawl command sets 16).
  */
-const maxYoungMb = 24;
+const maxYoungMb = 48;
 
 // The worker module sits beside this one, as .ts in the sources and .js once built.
 const workerModule = new URL(

@@ -84,6 +84,9 @@ export async function runScrapeDetailed(
   let cacheState: DocumentMetadata['cacheState'];
   let proxyUsed: DocumentMetadata['proxyUsed'];
   let retryAfterMs: number | undefined;
+  // The page-cache write runs while the page converts: waiting for its commit first only made
+  // each page slower (issue 17). Its failure still fails the scrape, as before conversion did.
+  let cacheWrite: Promise<void> | undefined;
 
   if (options.lockdown || options.minAge !== undefined) {
     page = await readCacheOnly(request, cache, cacheKey);
@@ -139,7 +142,11 @@ export async function runScrapeDetailed(
         !options.zeroDataRetention &&
         !page.partial &&
         page.status < 300;
-      if (cache && mayStore) await cache.put(cacheKey, page);
+      if (cache && mayStore) {
+        cacheWrite = cache.put(cacheKey, page);
+        // Awaited below; until then a rejection must not count as unhandled.
+        cacheWrite.catch(() => undefined);
+      }
     }
   }
 
@@ -166,13 +173,16 @@ export async function runScrapeDetailed(
       `Scraping ${request.target.href} took longer than ${options.timeout} ms before conversion: raise timeout or try later`,
     );
   }
-  const { content, pageMetadata, links, llmText } = await convertByType(
-    page,
-    options,
-    redaction,
-    collectLinks,
-    { threads: config.convertThreads, deadline: startedAt + options.timeout },
-  );
+  let converted: Awaited<ReturnType<typeof convertByType>>;
+  try {
+    converted = await convertByType(page, options, redaction, collectLinks, {
+      threads: config.convertThreads,
+      deadline: startedAt + options.timeout,
+    });
+  } finally {
+    await cacheWrite;
+  }
+  const { content, pageMetadata, links, llmText } = converted;
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);
   if (page.warning) warnings.unshift(page.warning);

@@ -101,6 +101,28 @@ describe('SqliteStore group commit', () => {
     }
   });
 
+  it('fails the writes started after a failed one in the same turn, so none lands without it', async () => {
+    const store = new SqliteStore({ path: join(directory, 'ordered.db') });
+    try {
+      expect(store.capabilities.orderedWrites).toBe(true);
+      const kept = store.set('ns', 'before', 1);
+      // A BigInt cannot be stored as JSON: this write fails when it runs.
+      const failed = store.set('ns', 'marker', { big: 1n });
+      const dependent = store.set('ns', 'after', 2);
+      await expect(failed).rejects.toThrow();
+      await expect(dependent).rejects.toThrow();
+      await kept;
+      expect(await store.get('ns', 'before')).toBe(1);
+      expect(await store.get('ns', 'after')).toBeUndefined();
+      // The next turn of the event loop writes again.
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.set('ns', 'after', 3);
+      expect(await store.get('ns', 'after')).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('commits the open group when the store closes', async () => {
     const path = join(directory, 'closed.db');
     const store = new SqliteStore({ path });

@@ -82,7 +82,7 @@ describe('convertThreads', () => {
   it('fails only the page whose worker is stopped mid-conversion, and the pool replaces the worker', async () => {
     // Eight megabytes of markup take the converter far longer than the page's time budget; the
     // one worker of the pool is terminated at the deadline.
-    const error = await scrape(at('/large?mb=8'), { timeout: 3000 }, oneThread).catch(
+    const error = await scrape(at('/large?mb=8'), { timeout: 1000 }, oneThread).catch(
       (caught: unknown) => caught,
     );
     expect(error).toMatchObject({ code: 'SCRAPE_TIMEOUT' });

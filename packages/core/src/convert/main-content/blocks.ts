@@ -105,34 +105,80 @@ function measureNode(node: AnyNode, inLink: boolean, into: Measure): void {
 // . ! ? … and the full-width stops of CJK text.
 const sentenceEnds = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x3002, 0xff01, 0xff1f]);
 
-/** Elements that hold a block tag somewhere below them, found in one pass. */
-function findBlockBearers(root: ParentNode): Set<Element> {
-  const bearers = new Set<Element>();
-  const visit = (node: ParentNode): boolean => {
-    let bears = false;
-    for (const child of node.children) {
-      if (!isTag(child)) continue;
-      if (visit(child) || blockTags.has(child.name)) bears = true;
-    }
-    if (bears && isTag(node)) bearers.add(node);
-    return bears;
-  };
-  visit(root);
-  return bearers;
+/**
+ * Elements that hold a block tag somewhere below them, found in one pass; whether `node` does.
+ * Functions of the module rather than closures per page (see stats.ts, issue 17).
+ */
+function findBlockBearers(node: ParentNode, bearers: Set<Element>): boolean {
+  let bears = false;
+  for (const child of node.children) {
+    if (!isTag(child)) continue;
+    if (findBlockBearers(child, bearers) || blockTags.has(child.name)) bears = true;
+  }
+  if (bears && isTag(node)) bearers.add(node);
+  return bears;
 }
 
 /** Cuts `root` into text blocks in reading order. Blocks without text are left out. */
 export function splitIntoBlocks(root: ParentNode): TextBlock[] {
-  const bearers = findBlockBearers(root);
-  const blocks: TextBlock[] = [];
-  let run: AnyNode[] = [];
-  let runInLink = false;
+  const bearers = new Set<Element>();
+  findBlockBearers(root, bearers);
+  const splitter = new BlockSplitter(bearers);
+  splitter.visit(root, false);
+  splitter.flush();
+  return splitter.blocks;
+}
 
-  const push = (nodes: AnyNode[], inLink: boolean, element?: Element): void => {
+/** One split: the blocks so far and the run of inline nodes not yet closed. */
+class BlockSplitter {
+  readonly blocks: TextBlock[] = [];
+  readonly #bearers: Set<Element>;
+  #run: AnyNode[] = [];
+  #runInLink = false;
+
+  constructor(bearers: Set<Element>) {
+    this.#bearers = bearers;
+  }
+
+  visit(parent: ParentNode, inLink: boolean): void {
+    for (const child of parent.children) {
+      if (!isTag(child)) {
+        if (isText(child)) this.#extendRun(child, inLink);
+        continue;
+      }
+      const isBlock = blockTags.has(child.name);
+      if (!this.#bearers.has(child) || unitTags.has(child.name)) {
+        if (isBlock) {
+          this.flush();
+          this.#push([child], inLink, child);
+        } else {
+          this.#extendRun(child, inLink);
+        }
+        continue;
+      }
+      // A container (or an inline element wrapping blocks, such as a link around a card).
+      this.flush();
+      this.visit(child, inLink || child.name === 'a');
+      this.flush();
+    }
+  }
+
+  /** Closes the run of inline nodes as a block. */
+  flush(): void {
+    if (this.#run.length > 0) this.#push(this.#run, this.#runInLink);
+    this.#run = [];
+  }
+
+  #extendRun(node: AnyNode, inLink: boolean): void {
+    if (this.#run.length === 0) this.#runInLink = inLink;
+    this.#run.push(node);
+  }
+
+  #push(nodes: AnyNode[], inLink: boolean, element?: Element): void {
     const measure: Measure = { length: 0, linkLength: 0, hasCopyright: false, last: 0 };
     for (const node of nodes) measureNode(node, inLink, measure);
     if (measure.length === 0) return;
-    blocks.push({
+    this.blocks.push({
       nodes,
       length: measure.length,
       linkDensity: measure.linkLength / measure.length,
@@ -141,39 +187,5 @@ export function splitIntoBlocks(root: ParentNode): TextBlock[] {
       hasCopyright: measure.hasCopyright,
       endsSentence: sentenceEnds.has(measure.last),
     });
-  };
-  const flush = (): void => {
-    if (run.length > 0) push(run, runInLink);
-    run = [];
-  };
-
-  const visit = (parent: ParentNode, inLink: boolean): void => {
-    for (const child of parent.children) {
-      if (!isTag(child)) {
-        if (isText(child)) {
-          if (run.length === 0) runInLink = inLink;
-          run.push(child);
-        }
-        continue;
-      }
-      const isBlock = blockTags.has(child.name);
-      if (!bearers.has(child) || unitTags.has(child.name)) {
-        if (isBlock) {
-          flush();
-          push([child], inLink, child);
-        } else {
-          if (run.length === 0) runInLink = inLink;
-          run.push(child);
-        }
-        continue;
-      }
-      // A container (or an inline element wrapping blocks, such as a link around a card).
-      flush();
-      visit(child, inLink || child.name === 'a');
-      flush();
-    }
-  };
-  visit(root, false);
-  flush();
-  return blocks;
+  }
 }

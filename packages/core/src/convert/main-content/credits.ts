@@ -2,7 +2,7 @@
  * Photo credits: "Foto: Jane Doe", "(crédito: …)", a `credit` span under a caption. A caption
  * says what the picture shows and is content; who took it is not, in either of our corpora.
  */
-import { collapsedText, idAndClass, isTag, walkElements, type Element } from '../dom.ts';
+import { collapsedText, idAndClass, isTag, type Element } from '../dom.ts';
 import type { TextStats } from './stats.ts';
 
 // Longer than this, a block is more than a credit line.
@@ -23,12 +23,11 @@ export function isPhotoCredit(element: Element, stats: TextStats): boolean {
 }
 
 function holdsImage(element: Element): boolean {
-  let found = false;
-  walkElements(element, (child) => {
-    if (child.name === 'img' || child.name === 'picture') found = true;
-    return !found;
-  });
-  return found;
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (child.name === 'img' || child.name === 'picture' || holdsImage(child)) return true;
+  }
+  return false;
 }
 
 function inCaption(element: Element): boolean {

@@ -78,41 +78,57 @@ export function removeBoilerplate(
   heading: Element | undefined,
   keep?: Element,
 ): void {
-  removeWhere(root, (element): Verdict => {
-    const elementStats = stats.get(element);
-    if (!elementStats) return 'descend';
-    if (element.name === 'form') {
-      // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
-      // or holds posts (Reddit-style comment forms).
-      const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
-      return isFurniture ? 'remove' : 'descend';
-    }
-    if (
-      isCopyrightLine(element, elementStats) ||
-      isActionLink(element, elementStats) ||
-      isPhotoCredit(element, elementStats)
-    ) {
-      return 'remove';
-    }
-    if (!isBoilerplateElement(element)) return 'descend';
-    const isProtected =
-      (heading !== undefined &&
-        contains(element, heading) &&
-        !isNavigationLike(element, elementStats)) ||
-      // The scored candidate's text is the page's best prose: a wrapper named like a widget
-      // (Blogger's `widget Blog`) does not take it away.
-      (keep !== undefined && contains(element, keep) && !isNavigationLike(element, elementStats)) ||
-      // A long consent dialog is not the page's content, however much of its text it holds.
-      (elementStats.text >= pageText * protectedShare &&
-        elementStats.linkText < elementStats.text * 0.5 &&
-        element.name !== 'nav' &&
-        !isOverlay(element));
-    if (isProtected) {
-      // A <header> that holds the article's title keeps the title but loses its nav/widgets.
-      return 'descend';
-    }
+  removeWhere(root, judgeBoilerplate, { stats, pageText, heading, keep });
+}
+
+/** What removeBoilerplate decides for one element (a function of the module: see tree.ts). */
+function judgeBoilerplate(
+  element: Element,
+  {
+    stats,
+    pageText,
+    heading,
+    keep,
+  }: {
+    stats: Map<Element, TextStats>;
+    pageText: number;
+    heading: Element | undefined;
+    keep: Element | undefined;
+  },
+): Verdict {
+  const elementStats = stats.get(element);
+  if (!elementStats) return 'descend';
+  if (element.name === 'form') {
+    // Search boxes and sign-ups hold no prose; a form that does is a wrapper (ASP.NET pages)
+    // or holds posts (Reddit-style comment forms).
+    const isFurniture = elementStats.paragraphs === 0 && elementStats.text < pageText * 0.2;
+    return isFurniture ? 'remove' : 'descend';
+  }
+  if (
+    isCopyrightLine(element, elementStats) ||
+    isActionLink(element, elementStats) ||
+    isPhotoCredit(element, elementStats)
+  ) {
     return 'remove';
-  });
+  }
+  if (!isBoilerplateElement(element)) return 'descend';
+  const isProtected =
+    (heading !== undefined &&
+      contains(element, heading) &&
+      !isNavigationLike(element, elementStats)) ||
+    // The scored candidate's text is the page's best prose: a wrapper named like a widget
+    // (Blogger's `widget Blog`) does not take it away.
+    (keep !== undefined && contains(element, keep) && !isNavigationLike(element, elementStats)) ||
+    // A long consent dialog is not the page's content, however much of its text it holds.
+    (elementStats.text >= pageText * protectedShare &&
+      elementStats.linkText < elementStats.text * 0.5 &&
+      element.name !== 'nav' &&
+      !isOverlay(element));
+  if (isProtected) {
+    // A <header> that holds the article's title keeps the title but loses its nav/widgets.
+    return 'descend';
+  }
+  return 'remove';
 }
 
 const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;
@@ -204,33 +220,52 @@ export function removeLabelledFurniture(
   pageText: number,
 ): void {
   const blocks = new Set<Element>();
-  walkElements(body, (element) => {
-    const isHeading = headingTags.has(element.name) && element.name !== 'h1';
-    const isLabel = !isHeading && labelTags.has(element.name) && isShortLabel(element, stats);
-    if (!isHeading && !isLabel) return true;
-    const text = collapsedText(element);
-    if (!furnitureHeading.test(text) || (isLabel && text.length > 60)) return isLabel;
-    // A heading titles the block it starts; a bold label in a card ("Most popular") titles
-    // nothing, so a label only counts when a list of links follows it.
-    const block = isHeading ? blockIntroducedBy(element, body) : element;
-    if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) {
-      blocks.add(block);
-      return false;
-    }
-    // A lone heading, or one opening a block too large to go whole: what follows it, while it
-    // is a list of links, is what it announces.
-    const announced: Element[] = [];
-    for (let next = element.next; next && announced.length < 3; next = next.next) {
-      if (!isTag(next)) continue;
-      const nextStats = stats.get(next);
-      if (!nextStats || nextStats.text === 0 || nextStats.linkText < nextStats.text * 0.5) break;
-      announced.push(next);
-    }
-    if (isHeading || announced.length > 0)
-      for (const item of [element, ...announced]) blocks.add(item);
+  walkElements(body, findLabelledBlock, { body, stats, pageText, blocks });
+  removeWhere(body, removeIfIn, blocks);
+}
+
+const removeIfIn = (element: Element, blocks: Set<Element>): Verdict =>
+  blocks.has(element) ? 'remove' : 'descend';
+
+/** Adds to `blocks` the block a furniture heading or label at `element` announces. */
+function findLabelledBlock(
+  element: Element,
+  {
+    body,
+    stats,
+    pageText,
+    blocks,
+  }: {
+    body: ParentNode;
+    stats: Map<Element, TextStats>;
+    pageText: number;
+    blocks: Set<Element>;
+  },
+): boolean {
+  const isHeading = headingTags.has(element.name) && element.name !== 'h1';
+  const isLabel = !isHeading && labelTags.has(element.name) && isShortLabel(element, stats);
+  if (!isHeading && !isLabel) return true;
+  const text = collapsedText(element);
+  if (!furnitureHeading.test(text) || (isLabel && text.length > 60)) return isLabel;
+  // A heading titles the block it starts; a bold label in a card ("Most popular") titles
+  // nothing, so a label only counts when a list of links follows it.
+  const block = isHeading ? blockIntroducedBy(element, body) : element;
+  if (block !== element && (stats.get(block)?.text ?? 0) < pageText * 0.3) {
+    blocks.add(block);
     return false;
-  });
-  removeWhere(body, (element) => (blocks.has(element) ? 'remove' : 'descend'));
+  }
+  // A lone heading, or one opening a block too large to go whole: what follows it, while it
+  // is a list of links, is what it announces.
+  const announced: Element[] = [];
+  for (let next = element.next; next && announced.length < 3; next = next.next) {
+    if (!isTag(next)) continue;
+    const nextStats = stats.get(next);
+    if (!nextStats || nextStats.text === 0 || nextStats.linkText < nextStats.text * 0.5) break;
+    announced.push(next);
+  }
+  if (isHeading || announced.length > 0)
+    for (const item of [element, ...announced]) blocks.add(item);
+  return false;
 }
 
 function isShortLabel(element: Element, stats: Map<Element, TextStats>): boolean {
@@ -252,14 +287,16 @@ const lineBlockTags = new Set(['p', 'div', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', '
  * such a prefix.
  */
 export function removeReadAlsoLines(root: ParentNode, stats: Map<Element, TextStats>): void {
-  removeWhere(root, (element): Verdict => {
-    if (!lineBlockTags.has(element.name)) return 'descend';
-    const text = stats.get(element)?.text ?? 0;
-    if (text === 0 || text > 300) return 'descend';
-    const line = collapsedText(element);
-    if (readAlsoLine.test(line)) return 'remove';
-    return text <= 200 && callToActionLine.test(line) ? 'remove' : 'descend';
-  });
+  removeWhere(root, judgeReadAlsoLine, stats);
+}
+
+function judgeReadAlsoLine(element: Element, stats: Map<Element, TextStats>): Verdict {
+  if (!lineBlockTags.has(element.name)) return 'descend';
+  const text = stats.get(element)?.text ?? 0;
+  if (text === 0 || text > 300) return 'descend';
+  const line = collapsedText(element);
+  if (readAlsoLine.test(line)) return 'remove';
+  return text <= 200 && callToActionLine.test(line) ? 'remove' : 'descend';
 }
 
 /** The largest ancestor (up to four levels) that starts with `heading`: the block it titles. */

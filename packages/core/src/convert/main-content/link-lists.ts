@@ -59,24 +59,40 @@ export function pruneLinkLists(
   heading: Element | undefined,
   site: string | undefined,
 ): void {
-  removeWhere(root, (element): Verdict => {
-    const elementStats = stats.get(element);
-    if (!elementStats) return 'descend';
-    // Items of a collection are judged together, by their list: never one card at a time.
-    if (isRepeatedItem(element)) return 'keep';
-    if (isTeaser(element, elementStats, rootText) && !(heading && contains(element, heading)))
-      return 'remove';
-    if (!linkListTags.has(element.name)) return 'descend';
-    if (isLabelledOffSiteList(element, site)) return 'keep';
-    if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
-    if (heading && contains(element, heading)) return 'descend';
-    // One or two links (a title, an author) are not a link list.
-    if (elementStats.links < 3) return 'descend';
-    const density = elementStats.linkText / elementStats.text;
-    if (density <= 0.75) return 'descend';
-    // A link-dense block that is a large share of the content is the content (a listing): keep
-    // it whole rather than pruning its groups one by one.
-    if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return 'keep';
+  removeWhere(root, judgeLinkList, { stats, rootText, heading, site });
+}
+
+/** What pruneLinkLists decides for one element (a function of the module: see tree.ts). */
+function judgeLinkList(
+  element: Element,
+  {
+    stats,
+    rootText,
+    heading,
+    site,
+  }: {
+    stats: Map<Element, TextStats>;
+    rootText: number;
+    heading: Element | undefined;
+    site: string | undefined;
+  },
+): Verdict {
+  const elementStats = stats.get(element);
+  if (!elementStats) return 'descend';
+  // Items of a collection are judged together, by their list: never one card at a time.
+  if (isRepeatedItem(element)) return 'keep';
+  if (isTeaser(element, elementStats, rootText) && !(heading && contains(element, heading)))
     return 'remove';
-  });
+  if (!linkListTags.has(element.name)) return 'descend';
+  if (isLabelledOffSiteList(element, site)) return 'keep';
+  if (elementStats.text === 0 || elementStats.paragraphs > 0) return 'descend';
+  if (heading && contains(element, heading)) return 'descend';
+  // One or two links (a title, an author) are not a link list.
+  if (elementStats.links < 3) return 'descend';
+  const density = elementStats.linkText / elementStats.text;
+  if (density <= 0.75) return 'descend';
+  // A link-dense block that is a large share of the content is the content (a listing): keep
+  // it whole rather than pruning its groups one by one.
+  if (elementStats.text >= rootText * 0.4 || countHeadings(element) >= 2) return 'keep';
+  return 'remove';
 }

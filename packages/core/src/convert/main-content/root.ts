@@ -48,15 +48,9 @@ function findRoot(
   untilSignal = contentRootSelectors.length,
 ): { root: Element; signal: number } | undefined {
   for (let signal = fromSignal; signal < untilSignal; signal++) {
-    const matches = contentRootSelectors[signal]!;
-    let candidates: Element[] = [];
-    walkElements(container, (element) => {
-      if (matches(element)) {
-        candidates.push(element);
-        return false;
-      }
-      return true;
-    });
+    const search = { matches: contentRootSelectors[signal]!, candidates: [] as Element[] };
+    walkElements(container, collectOutermostMatch, search);
+    let { candidates } = search;
     // Cards in a block named as furniture (a related-posts list of <article> teasers that holds
     // too much of the page's text for the furniture pass to remove) are that block's items, not
     // the page's content.
@@ -69,6 +63,16 @@ function findRoot(
       return { root, signal };
   }
   return undefined;
+}
+
+/** Keeps `element` when it matches, without looking inside it (a function of the module: tree.ts). */
+function collectOutermostMatch(
+  element: Element,
+  search: { matches: (element: Element) => boolean; candidates: Element[] },
+): boolean {
+  if (!search.matches(element)) return true;
+  search.candidates.push(element);
+  return false;
 }
 
 function inFurniture(element: Element, container: ParentNode): boolean {

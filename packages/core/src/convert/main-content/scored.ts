@@ -117,15 +117,47 @@ function isProseCarrier(element: Element, stats: TextStats): boolean {
 /** Commas (any script's) in a block: a rough count of clauses, as Readability counts them. */
 function countCommas(node: AnyNode): number {
   if (isText(node)) {
+    // By UTF-16 code unit: iterating the string by character built a string per character, a
+    // visible cost on every page (issue 17). All four commas are single code units.
+    const data = node.data;
     let commas = 0;
-    for (const char of node.data)
-      if (char === ',' || char === '，' || char === '、' || char === '،') commas++;
+    for (let index = 0; index < data.length; index++) {
+      const code = data.charCodeAt(index);
+      if (code === 0x2c || code === 0xff0c || code === 0x3001 || code === 0x060c) commas++;
+    }
     return commas;
   }
   if (!isTag(node)) return 0;
   let total = 0;
   for (const child of node.children) total += countCommas(child);
   return total;
+}
+
+/**
+ * A prose block's vote for the containers above it, as Readability gives it (a function of the
+ * module rather than a closure per page: see tree.ts).
+ */
+function voteForContainers(
+  element: Element,
+  { stats, scores }: { stats: Map<Element, TextStats>; scores: Map<Element, number> },
+): boolean {
+  // An overlay (a consent dialog's long legal text) stands over the page, not in it.
+  if (isOverlay(element)) return false;
+  const elementStats = stats.get(element);
+  if (!elementStats || !isProseCarrier(element, elementStats)) return true;
+  // Link text is not prose: a block of links votes nothing.
+  if (elementStats.linkText > elementStats.text * 0.5) return false;
+  const vote = 1 + countCommas(element) + Math.min(Math.floor(elementStats.text / 100), 3);
+  let ancestor = element.parent;
+  for (let level = 0; level < voteLevels && ancestor && isTag(ancestor); level++) {
+    if (containerTags.has(ancestor.name)) {
+      const start = scores.get(ancestor) ?? tagWeight(ancestor.name) + nameWeight(ancestor);
+      const share = level === 0 ? 1 : level === 1 ? 0.5 : 1 / (level * 3);
+      scores.set(ancestor, start + vote * share);
+    }
+    ancestor = ancestor.parent;
+  }
+  return false;
 }
 
 /**
@@ -137,25 +169,7 @@ export function findScoredCandidate(
   stats: Map<Element, TextStats>,
 ): ScoredCandidate | undefined {
   const scores = new Map<Element, number>();
-  walkElements(body, (element) => {
-    // An overlay (a consent dialog's long legal text) stands over the page, not in it.
-    if (isOverlay(element)) return false;
-    const elementStats = stats.get(element);
-    if (!elementStats || !isProseCarrier(element, elementStats)) return true;
-    // Link text is not prose: a block of links votes nothing.
-    if (elementStats.linkText > elementStats.text * 0.5) return false;
-    const vote = 1 + countCommas(element) + Math.min(Math.floor(elementStats.text / 100), 3);
-    let ancestor = element.parent;
-    for (let level = 0; level < voteLevels && ancestor && isTag(ancestor); level++) {
-      if (containerTags.has(ancestor.name)) {
-        const start = scores.get(ancestor) ?? tagWeight(ancestor.name) + nameWeight(ancestor);
-        const share = level === 0 ? 1 : level === 1 ? 0.5 : 1 / (level * 3);
-        scores.set(ancestor, start + vote * share);
-      }
-      ancestor = ancestor.parent;
-    }
-    return false;
-  });
+  walkElements(body, voteForContainers, { stats, scores });
 
   let top: Element | undefined;
   let best = -Infinity;

@@ -25,35 +25,42 @@ export function textLength(node: AnyNode): number {
 
 export function computeStats(root: ParentNode): Map<Element, TextStats> {
   const stats = new Map<Element, TextStats>();
-  const visit = (node: ParentNode, inLink: boolean): TextStats => {
-    const total: TextStats = { text: 0, linkText: 0, paragraphs: 0, links: 0 };
-    let directText = 0;
-    for (const child of node.children) {
-      if (isText(child)) {
-        const length = visibleLength(child.data);
-        total.text += length;
-        directText += length;
-        if (inLink) total.linkText += length;
-      } else if (isTag(child)) {
-        const childStats = visit(child, inLink || child.name === 'a');
-        total.text += childStats.text;
-        total.linkText += childStats.linkText;
-        total.paragraphs += childStats.paragraphs;
-        total.links += childStats.links + (child.name === 'a' ? 1 : 0);
-      }
-    }
-    if (isTag(node)) {
-      const element = node;
-      // Text written straight into a container (Blogger posts: text and <br>, no <p>) is prose too.
-      if (isProseBlock(element, total) || (!inLink && directText >= 120)) total.paragraphs += 1;
-      stats.set(element, total);
-    }
-    return total;
-  };
-  const rootStats = visit(root, false);
+  const rootStats = statsOf(root, false, stats);
   // The body itself may be a plain container (includeTags) — record it too.
   stats.set(root as Element, rootStats);
   return stats;
+}
+
+/**
+ * The statistics of `node`, recorded for it and every element below it into `stats`. A function
+ * of the module, not a closure per call: V8 keeps a closure's optimised code only while that
+ * closure lives, so a walker made per page was compiled again after every full GC of the
+ * conversion thread (issue 17). The same holds for the other walkers of main-content/.
+ */
+function statsOf(node: ParentNode, inLink: boolean, stats: Map<Element, TextStats>): TextStats {
+  const total: TextStats = { text: 0, linkText: 0, paragraphs: 0, links: 0 };
+  let directText = 0;
+  for (const child of node.children) {
+    if (isText(child)) {
+      const length = visibleLength(child.data);
+      total.text += length;
+      directText += length;
+      if (inLink) total.linkText += length;
+    } else if (isTag(child)) {
+      const childStats = statsOf(child, inLink || child.name === 'a', stats);
+      total.text += childStats.text;
+      total.linkText += childStats.linkText;
+      total.paragraphs += childStats.paragraphs;
+      total.links += childStats.links + (child.name === 'a' ? 1 : 0);
+    }
+  }
+  if (isTag(node)) {
+    const element = node;
+    // Text written straight into a container (Blogger posts: text and <br>, no <p>) is prose too.
+    if (isProseBlock(element, total) || (!inLink && directText >= 120)) total.paragraphs += 1;
+    stats.set(element, total);
+  }
+  return total;
 }
 
 export function visibleLength(text: string): number {

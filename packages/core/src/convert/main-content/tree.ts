@@ -5,6 +5,7 @@ import { Element as DomElement, Text as DomText } from 'domhandler';
 import {
   detach,
   headingTags,
+  isTag,
   walkElements,
   type AnyNode,
   type Element,
@@ -21,26 +22,46 @@ export function contains(ancestor: ParentNode, node: AnyNode): boolean {
 /** What a removal pass decides for one element. */
 export type Verdict = 'remove' | 'keep' | 'descend';
 
-/** Walks the tree and removes what `judge` condemns; a kept or removed block is not entered. */
-export function removeWhere(root: ParentNode, judge: (element: Element) => Verdict): void {
+/**
+ * Walks the tree and removes what `judge` condemns; a kept or removed block is not entered.
+ * `context` goes to each call of `judge`, which can then be a function of its module rather than
+ * a closure per page (see `walkElements`).
+ */
+export function removeWhere<C = undefined>(
+  root: ParentNode,
+  judge: (element: Element, context: C) => Verdict,
+  context?: C,
+): void {
   const doomed: Element[] = [];
-  walkElements(root, (element) => {
-    const verdict = judge(element);
-    if (verdict === 'remove') doomed.push(element);
-    return verdict === 'descend';
-  });
+  collectDoomed(root, judge, context as C, doomed);
   // Detached after the walk, so the walk never sees a tree that changes under it.
   for (const element of doomed) detach(element);
 }
 
+function collectDoomed<C>(
+  parent: ParentNode,
+  judge: (element: Element, context: C) => Verdict,
+  context: C,
+  doomed: Element[],
+): void {
+  for (const child of parent.children) {
+    if (!isTag(child)) continue;
+    const verdict = judge(child, context);
+    if (verdict === 'remove') doomed.push(child);
+    else if (verdict === 'descend') collectDoomed(child, judge, context, doomed);
+  }
+}
+
 /** Cards of a listing carry a heading per item; a menu has none, a link list one title at most. */
 export function countHeadings(element: Element): number {
-  let count = 0;
-  walkElements(element, (child) => {
-    if (headingTags.has(child.name)) count++;
-    return count < 2;
-  });
-  return count;
+  const counted = { count: 0 };
+  walkElements(element, countHeading, counted);
+  return counted.count;
+}
+
+function countHeading(element: Element, counted: { count: number }): boolean {
+  if (headingTags.has(element.name)) counted.count++;
+  return counted.count < 2;
 }
 
 /** A new container holding the blocks (moved: the heading, a lead) followed by the root. */
