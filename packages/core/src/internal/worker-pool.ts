@@ -120,7 +120,10 @@ export interface WorkerPoolOptions {
   maxYoungMb?: number;
 }
 
-/** Why the pool cannot be used here: the worker module did not load (e.g. a runtime that cannot run it). */
+/**
+ * Why the pool cannot be used here: the worker module did not load (a runtime that cannot run
+ * it), or the pool was closed while the task ran. Callers run the task in their own thread.
+ */
 export class WorkerUnavailableError extends Error {
   override name = 'WorkerUnavailableError';
 }
@@ -128,7 +131,7 @@ export class WorkerUnavailableError extends Error {
 const pools = new Set<WorkerPool>();
 
 /** Why a running task was stopped from outside. */
-type StopReason = 'deadline' | 'memory';
+type StopReason = 'deadline' | 'memory' | 'closed';
 
 interface TaskState {
   stopped?: StopReason;
@@ -211,7 +214,7 @@ export class WorkerPool {
    *
    * @throws SCRAPE_TIMEOUT when `deadline` (epoch ms) passes first (the worker is terminated);
    *   CONTENT_TOO_LARGE when the worker runs out of its heap; the worker's own error otherwise;
-   *   WorkerUnavailableError when no worker can run here
+   *   WorkerUnavailableError when no worker can run here, or the pool closed during the task
    */
   async run<T>(task: unknown, deadline: number, transferList?: ArrayBuffer[]): Promise<T> {
     if (!(await this.usable()))
@@ -239,6 +242,12 @@ export class WorkerPool {
       if (!outcome.ok) throw deserializeError(outcome.error);
       return outcome.value;
     } catch (error) {
+      // The pool was closed under the task (`closeWorkerPools()` at a CLI's Ctrl-C): the task
+      // did not fail, so callers run it in this thread rather than report the page as failed.
+      if (state.stopped === 'closed')
+        throw new WorkerUnavailableError(`${this.#options.what} was stopped: its pool closed`, {
+          cause: error,
+        });
       if (state.stopped === 'memory')
         throw new ContentTooLargeError(
           `${this.#options.what} needed more than ${state.allowedMb} MB of memory and was stopped`,
@@ -288,12 +297,18 @@ export class WorkerPool {
     this.#watch.unref();
   }
 
+  /** Tasks running now. */
+  get running(): number {
+    return this.#running.size;
+  }
+
   /** Tasks a worker answered (with a value or its own error) since the pool was made. */
   get completed(): number {
     return this.#completed;
   }
 
   async close(): Promise<void> {
+    for (const state of this.#running.values()) state.stopped ??= 'closed';
     const pool = this.#pool;
     this.#pool = undefined;
     this.#usable = undefined;

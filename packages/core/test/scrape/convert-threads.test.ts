@@ -4,9 +4,10 @@
  * inline, and a page that breaks the converter or whose worker is stopped fails alone while the
  * pool goes on converting the others.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import {
   batchScrape,
+  closeWorkerPools,
   resolveEngineConfig,
   scrape,
   type Document,
@@ -90,5 +91,18 @@ describe('convertThreads', () => {
     const document = await scrape(at('/articles/plain.html'), {}, oneThread);
     expect(document.markdown).toBeTruthy();
     expect(completed(1)).toBe(before + 1);
+  });
+
+  it('finishes a page in this thread when the pool is closed during its conversion', async () => {
+    // What `trawl crawl` does at Ctrl-C: the pools close while pages are converting. A page cut
+    // off that way did not fail; reported as failed, it would be lost to a resumed crawl.
+    const pending = scrape(at('/large?mb=2'), { timeout: 60_000 }, oneThread);
+    await vi.waitFor(() => expect(conversionPool(1)?.running).toBeGreaterThan(0), {
+      timeout: 20_000,
+      interval: 5,
+    });
+    await closeWorkerPools();
+    const document = await pending;
+    expect(document.markdown).toContain('Harbor traffic log');
   });
 });
