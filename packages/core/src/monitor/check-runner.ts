@@ -83,9 +83,18 @@ export class CheckRunner {
     this.#slots = new Semaphore(options.config.monitorConcurrency);
   }
 
-  /** The id of the monitor's check running in this process, if one is. */
-  runningCheckOf(monitorId: string): string | undefined {
-    return this.#running.get(monitorId)?.checkId;
+  /**
+   * The id of the monitor's check this process runs or waits for, if one is still open. A check
+   * handed to a worker is read from the store: the worker writes its final record a moment
+   * before this process hears the unit ended, and a check that has ended is not running.
+   */
+  async runningCheckOf(monitorId: string): Promise<string | undefined> {
+    const running = this.#running.get(monitorId);
+    if (!running?.handedOver) return running?.checkId;
+    const check = await this.#options.records.getCheck(monitorId, running.checkId);
+    return check && (check.status === 'queued' || check.status === 'running')
+      ? running.checkId
+      : undefined;
   }
 
   /** The final record of the monitor's running check `checkId`, once it ends. */
@@ -126,16 +135,21 @@ export class CheckRunner {
       : this.#execute(record.id, check, abort.signal);
     void run.finally(release).then(
       (final) => {
-        this.#running.delete(record.id);
+        this.#forget(record.id, check.id);
         resolveDone(final);
       },
       (error: unknown) => {
-        this.#running.delete(record.id);
+        this.#forget(record.id, check.id);
         this.#options.warn(`check ${check.id} of monitor ${record.id} failed unexpectedly`, error);
         resolveDone({ ...check, status: 'failed', error: toTrawlError(error).message });
       },
     );
     return check;
+  }
+
+  /** Drops the monitor's entry if it is still this check's (a next check may have replaced it). */
+  #forget(monitorId: string, checkId: string): void {
+    if (this.#running.get(monitorId)?.checkId === checkId) this.#running.delete(monitorId);
   }
 
   /** Stops the monitor's running check, if any; resolves once it has ended. */

@@ -255,7 +255,7 @@ export class Monitors {
       const record = await this.#owned(id, scope);
       if (record.status === 'paused')
         throw new ConflictError('Monitor is paused. Resume it before running a check.');
-      const runningCheckId = this.#checks.runningCheckOf(id);
+      const runningCheckId = await this.#checks.runningCheckOf(id);
       if (runningCheckId) {
         throw new ConflictError('Monitor check is already running.', {
           details: { checkId: runningCheckId },
@@ -449,7 +449,7 @@ export class Monitors {
     await this.#records.putMonitor(record);
     this.#scheduler.plan(record);
     const runningCheckId =
-      this.#checks.runningCheckOf(id) ?? (await this.#checks.runningElsewhere(record));
+      (await this.#checks.runningCheckOf(id)) ?? (await this.#checks.runningElsewhere(record));
     const credits = this.#options.credits;
     const hasCredits = !credits || (await credits.allows(record.team));
     if (runningCheckId || !hasCredits) {
