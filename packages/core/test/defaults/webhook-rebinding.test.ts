@@ -28,11 +28,22 @@ async function receiver(host: string, port: number, status: number) {
   return { hits, server, port: (server.address() as AddressInfo).port };
 }
 
-/** Two receivers on the same port: the allowed one at 127.0.0.3, the private one at 127.0.0.1. */
+/**
+ * Two receivers on the same port: the allowed one at 127.0.0.3, the private one at 127.0.0.1.
+ * The port is free on 127.0.0.3 but may be taken on 127.0.0.1 by another socket of the run (an
+ * outgoing connection's ephemeral port): then another port is tried.
+ */
 async function receiverPair(allowedStatus: number) {
-  const allowed = await receiver('127.0.0.3', 0, allowedStatus);
-  const privateOne = await receiver('127.0.0.1', allowed.port, 200);
-  return { allowed, privateOne, port: allowed.port };
+  for (let attempt = 1; ; attempt++) {
+    const allowed = await receiver('127.0.0.3', 0, allowedStatus);
+    try {
+      const privateOne = await receiver('127.0.0.1', allowed.port, 200);
+      return { allowed, privateOne, port: allowed.port };
+    } catch (error) {
+      allowed.server.close();
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 20) throw error;
+    }
+  }
 }
 
 /** Answers the scripted addresses in turn (the last one from then on), counting calls. */
