@@ -123,10 +123,7 @@ export function serverContext(options: ServerOptions): ServerContext {
       jobMeters.set(jobId, meter);
       return { llm, onLlmUsage: meter.onLlmUsage };
     },
-    pageContext: (team, jobId) => {
-      const { meter, context } = tokens.metered(llm, team, jobId);
-      return { context, settle: () => meter.settle() };
-    },
+    pageContext: (team, jobId) => tokens.metered(llm, team, jobId),
     // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
     onFinished: async (owner, summary) => {
       await jobMeters.get(owner.id)?.settle();

@@ -25,13 +25,8 @@ import {
   type Store,
 } from '@trawl/core';
 import { dayMs, givenOptions, openJob, StoredJob, submitJob } from '@trawl/core/server';
-import {
-  pageDispatch,
-  pageUnitKind,
-  PageUnitRunner,
-  unmeteredPage,
-  type MeteredPage,
-} from './page-units.ts';
+import { pageDispatch, pageUnitKind, PageUnitRunner, unmeteredPage } from './page-units.ts';
+import type { MeteredLlm } from './context.ts';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
@@ -73,7 +68,7 @@ export interface JobHooks {
    * The same for one page unit run here for a job driven anywhere: its tokens are charged when
    * the page ends, since the job's end is seen only by its owner.
    */
-  pageContext?: (team: string, jobId: string) => MeteredPage;
+  pageContext?: (team: string, jobId: string) => MeteredLlm;
 }
 
 /** How long a finished job's results stay readable, as the hosted service keeps them. */

@@ -4,8 +4,9 @@
  * cancel of the job, asked for in any process, aborts the pages of it running here within half
  * a second.
  */
-import type { EngineConfig, EngineContext, Queue, QueueUnit, Store } from '@trawl/core';
+import type { EngineConfig, Queue, QueueUnit, Store } from '@trawl/core';
 import { jobCancelsNamespace, scrapeJobPage, type PageDispatch } from '@trawl/core/server';
+import type { MeteredLlm } from './context.ts';
 
 /** Kind of the page units on the queue. */
 export const pageUnitKind = 'page';
@@ -19,14 +20,11 @@ interface PageUnitData {
   options: Parameters<PageDispatch>[0]['options'];
 }
 
-/** What one page unit runs with besides store and config, and what charges its LLM tokens. */
-export interface MeteredPage {
-  context: Partial<EngineContext>;
-  settle(): Promise<unknown>;
-}
-
 /** A page of a server without an LLM: nothing to charge. */
-export const unmeteredPage: MeteredPage = { context: {}, settle: () => Promise.resolve(0) };
+export const unmeteredPage: MeteredLlm = {
+  context: {},
+  meter: { settle: () => Promise.resolve(0) },
+};
 
 /** The dispatch of one job's pages through the queue, for the job's owner. */
 export function pageDispatch(queue: Queue, team: string): PageDispatch {
@@ -56,7 +54,7 @@ export function pageDispatch(queue: Queue, team: string): PageDispatch {
 export class PageUnitRunner {
   readonly #store: Store;
   readonly #config: EngineConfig;
-  readonly #metered: (team: string, jobId: string) => MeteredPage;
+  readonly #metered: (team: string, jobId: string) => MeteredLlm;
   /** Jobs with pages running here, each with the controller a cancel request aborts. */
   readonly #jobs = new Map<string, { controller: AbortController; pages: number }>();
   #timer: NodeJS.Timeout | undefined;
@@ -64,7 +62,7 @@ export class PageUnitRunner {
   constructor(
     store: Store,
     config: EngineConfig,
-    metered: (team: string, jobId: string) => MeteredPage,
+    metered: (team: string, jobId: string) => MeteredLlm,
   ) {
     this.#store = store;
     this.#config = config;
@@ -86,7 +84,7 @@ export class PageUnitRunner {
       return await scrapeJobPage(page, context, AbortSignal.any([signal, job.controller.signal]));
     } finally {
       this.#leave(page.jobId);
-      await metered.settle();
+      await metered.meter.settle();
     }
   };
 
