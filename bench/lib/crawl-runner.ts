@@ -8,8 +8,13 @@
  *   at full speed; CPU and peak RSS are those of the CLI's whole process tree, not this runner.
  * - crawlee: a plain `CheerioCrawler` (same-hostname links) converting each page's body with
  *   turndown, keeping title, markdown and links — what a crawlee user would write — with its
- *   concurrency pinned (`minConcurrency = maxConcurrency`): left to its autoscaler it idles at
- *   15–19 pages/s on this machine with most of a core unused, which would flatter us.
+ *   concurrency pinned: left to its autoscaler it idles at 15–19 pages/s on this machine with
+ *   most of a core unused, which would flatter us. Pinning takes `desiredConcurrency` too:
+ *   `HttpCrawler` starts its pool at 10 whatever `minConcurrency` says, and the pool climbs by
+ *   5 % per 10 s. And it runs without `maxRequestsPerCrawl`, since the generated site has exactly
+ *   `pages` pages: with that option, crawlee 3.18's `enqueueLinks` adds a page's links in chunks
+ *   sized by the crawl's remaining budget, sleeping 1 s between chunks inside the handler, and a
+ *   2,000-page crawl spent minutes with every slot asleep there (1–2 pages/s).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,9 +72,9 @@ async function runCrawlee(): Promise<{ count: number; bytes: number }> {
   let bytes = 0;
   const crawler = new CheerioCrawler(
     {
-      maxRequestsPerCrawl: pages,
       minConcurrency: concurrency ?? 40,
       maxConcurrency: concurrency ?? 40,
+      autoscaledPoolOptions: { desiredConcurrency: concurrency ?? 40 },
       maxRequestRetries: 1,
       async requestHandler({ $, request, enqueueLinks }) {
         const markdown = turndown.turndown($('body').html() ?? '');
