@@ -103,6 +103,30 @@ describe('trawl crawl', () => {
     ]);
   });
 
+  it('loads neither the server nor the shared-store clients for a crawl on the default store', async () => {
+    // Every module URL the process resolves, printed on stderr at exit.
+    const logModules = `data:text/javascript,${encodeURIComponent(
+      "import { registerHooks } from 'node:module'; const seen = new Set();" +
+        'registerHooks({ resolve(specifier, context, next) { const result = next(specifier, context); seen.add(result.url); return result; } });' +
+        "process.on('exit', () => process.stderr.write(`modules ${JSON.stringify([...seen])}\\n`));",
+    )}`;
+    const serverOrShared = /\/packages\/adapters\/|\/node_modules\/(fastify|bullmq|ioredis|pg)\//;
+    const modulesOf = async (args: string[]) => {
+      const { stderr } = await execute(
+        process.execPath,
+        ['--conditions=development', '--import', logModules, bin, ...args],
+        { env: { ...process.env, TRAWL_DATA_DIR: newDataDir() }, timeout: 60_000 },
+      );
+      return JSON.parse(/^modules (.+)$/m.exec(stderr)?.[1] ?? '[]') as string[];
+    };
+    const crawled = await modulesOf(['crawl', `${site.url}/`, '--limit', '3', '--quiet']);
+    expect(crawled.some((url) => url.includes('/packages/core/'))).toBe(true);
+    expect(crawled.filter((url) => serverOrShared.test(url))).toEqual([]);
+    // The same probe does see them where a command needs them: the worker takes BullMQ jobs.
+    const worker = await modulesOf(['worker', '--help']);
+    expect(worker.some((url) => serverOrShared.test(url))).toBe(true);
+  });
+
   it('writes markdown files, an index and an error list with --out', async () => {
     const out = join(newDataDir(), 'out');
     const result = await trawl(['crawl', `${site.url}/`, '--limit', '12', '--out', out, '--quiet']);

@@ -29,7 +29,7 @@ describe('openStore: the store the configuration chooses', () => {
   });
 
   it('is the SQLite file of the data folder by default', async () => {
-    const store = openStore(loadConfig({ env: { TRAWL_DATA_DIR: dataDir } }));
+    const store = await openStore(loadConfig({ env: { TRAWL_DATA_DIR: dataDir } }));
     await store.set('probe', 'k', { v: 1 });
     await store.close();
     expect((await stat(join(dataDir, 'trawl.db'))).isFile()).toBe(true);
@@ -41,7 +41,7 @@ describe('openStore: the store the configuration chooses', () => {
       TRAWL_STORE: 'postgres',
       TRAWL_DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
     };
-    const writer = openStore(loadConfig({ env }));
+    const writer = await openStore(loadConfig({ env }));
     await writer.set('probe', 'shared', { written: 'by one' });
     await writer.close();
     const client = new pg.Client({ connectionString: env.TRAWL_DATABASE_URL });
@@ -49,13 +49,13 @@ describe('openStore: the store the configuration chooses', () => {
     const rows = await client.query('SELECT count(*)::int AS n FROM trawl_kv');
     await client.end();
     expect(rows.rows[0].n).toBeGreaterThan(0);
-    const reader = openStore(loadConfig({ env }));
+    const reader = await openStore(loadConfig({ env }));
     expect(await reader.get('probe', 'shared')).toEqual({ written: 'by one' });
     await reader.close();
   });
 
   it('writes to Redis with TRAWL_STORE=redis', async () => {
-    const store = openStore(
+    const store = await openStore(
       loadConfig({ env: { TRAWL_STORE: 'redis', TRAWL_REDIS_URL: 'redis://127.0.0.1:6379' } }),
     );
     const key = randomUUID();
@@ -67,7 +67,7 @@ describe('openStore: the store the configuration chooses', () => {
 
   it('writes the Redis store under TRAWL_REDIS_PREFIX', async () => {
     const prefix = `trawl_test_${randomUUID().replaceAll('-', '')}`;
-    const store = openStore(
+    const store = await openStore(
       loadConfig({
         env: {
           TRAWL_STORE: 'redis',
@@ -105,11 +105,11 @@ describe('openStore: the store the configuration chooses', () => {
     expect(loadConfig({ env: {} }).storage.redisPrefix).toBe('trawl');
   });
 
-  it('refuses a shared store without its URL, naming the variable', () => {
-    expect(() => openStore(loadConfig({ env: { TRAWL_STORE: 'postgres' } }))).toThrow(
+  it('refuses a shared store without its URL, naming the variable', async () => {
+    await expect(openStore(loadConfig({ env: { TRAWL_STORE: 'postgres' } }))).rejects.toThrow(
       /TRAWL_DATABASE_URL/,
     );
-    expect(() => openStore(loadConfig({ env: { TRAWL_STORE: 'redis' } }))).toThrow(
+    await expect(openStore(loadConfig({ env: { TRAWL_STORE: 'redis' } }))).rejects.toThrow(
       /TRAWL_REDIS_URL/,
     );
     expect(() => loadConfig({ env: { TRAWL_STORE: 'mysql' } })).toThrow(/TRAWL_STORE/);

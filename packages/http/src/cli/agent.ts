@@ -36,7 +36,6 @@ const efforts = ['low', 'medium', 'high'] as const;
 /** The agent command. */
 export const agentCommand: Command = {
   name: 'agent',
-  summary: 'Collect data for a prompt with an LLM agent (search, map, scrape)',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -64,7 +63,7 @@ export const agentCommand: Command = {
     const config = loadConfig({ env: io.env });
     const llm = llmOf(config);
     const view = values.quiet ? undefined : new AgentView(io);
-    const store = openStore(config);
+    const store = await openStore(config);
     try {
       const searxng = config.server.searxngUrl;
       const result = await agent(options, {

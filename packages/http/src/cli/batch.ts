@@ -34,7 +34,6 @@ ${pageCacheHelp}
 /** The batch command. */
 export const batchCommand: Command = {
   name: 'batch',
-  summary: 'Scrape a list of URLs as one job to JSON lines or markdown files; resumable',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

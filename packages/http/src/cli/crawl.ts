@@ -58,7 +58,6 @@ ${pageCacheHelp}
 /** The crawl command. */
 export const crawlCommand: Command = {
   name: 'crawl',
-  summary: 'Crawl a whole site to JSON lines or markdown files; resumable',
   usage,
   async run(args, io) {
     const { url, options, values } = parseCrawlArgs(args);

@@ -23,7 +23,6 @@ Needs an LLM: TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL. Answers are cached in $TRA
 /** The extract command. */
 export const extractCommand: Command = {
   name: 'extract',
-  summary: 'Extract one JSON answer from pages with an LLM',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -34,7 +33,7 @@ export const extractCommand: Command = {
     if (positionals.length === 0) throw new UsageError('give at least one URL');
     const config = loadConfig({ env: io.env });
     const llm = llmOf(config);
-    const store = openStore(config);
+    const store = await openStore(config);
     try {
       const result = await extract(
         {

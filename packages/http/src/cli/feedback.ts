@@ -33,7 +33,6 @@ Feedback lives in the SQLite store of $TRAWL_DATA_DIR, beside the jobs it is abo
 /** The feedback command. */
 export const feedbackCommand: Command = {
   name: 'feedback',
-  summary: 'List the feedback callers sent on their jobs',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -53,7 +52,7 @@ export const feedbackCommand: Command = {
       values.limit === undefined ? Infinity : toInteger(values.limit, '--limit', 'entries');
     if (limit < 1) throw new ValidationError(`--limit takes 1 or more (got '${values.limit}')`);
     const config = loadConfig({ env: io.env });
-    const store = openStore(config);
+    const store = await openStore(config);
     try {
       let count = 0;
       for await (const feedback of listFeedback(store, filter)) {

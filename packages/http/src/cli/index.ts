@@ -4,25 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
-import { agentCommand } from './agent.ts';
 import { UsageError } from './args.ts';
-import { batchCommand } from './batch.ts';
-import { crawlCommand } from './crawl.ts';
-import { extractCommand } from './extract.ts';
-import { feedbackCommand } from './feedback.ts';
-import { keysCommand } from './keys.ts';
-import { mapCommand } from './map.ts';
-import { monitorCommand } from './monitor.ts';
-import { parseCommand } from './parse.ts';
-import { scrapeCommand } from './scrape.ts';
-import { indexCommand, searchCommand } from './search.ts';
-import { serveCommand } from './serve.ts';
-import { workerCommand } from './worker.ts';
 
-/** One CLI command. */
+/** One CLI command: the module a {@link CommandEntry} loads. */
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   /** Runs the command; resolves with the exit code. */
   run(args: string[], io: CliIo): Promise<number>;
@@ -39,21 +25,88 @@ export interface CliIo {
   stderrIsTTY?: boolean;
 }
 
-const commands: Command[] = [
-  scrapeCommand,
-  crawlCommand,
-  batchCommand,
-  mapCommand,
-  parseCommand,
-  extractCommand,
-  agentCommand,
-  serveCommand,
-  workerCommand,
-  monitorCommand,
-  keysCommand,
-  feedbackCommand,
-  searchCommand,
-  indexCommand,
+/** A command as the main help lists it, and how to load it. */
+interface CommandEntry {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+// Each command's module (and what it alone needs: the server with fastify, the queue with BullMQ,
+// the LLM agent, the monitors) is imported only when that command runs. Loaded all at once they
+// added ~15 MB to every command's V8 heap, which V8 then let grow about fourfold between full
+// GCs over a long `trawl crawl` (issue 17), and cost start-up time on every short command.
+const commands: CommandEntry[] = [
+  {
+    name: 'scrape',
+    summary: 'Scrape one page to markdown, html, links or JSON',
+    load: async () => (await import('./scrape.ts')).scrapeCommand,
+  },
+  {
+    name: 'crawl',
+    summary: 'Crawl a whole site to JSON lines or markdown files; resumable',
+    load: async () => (await import('./crawl.ts')).crawlCommand,
+  },
+  {
+    name: 'batch',
+    summary: 'Scrape a list of URLs as one job to JSON lines or markdown files; resumable',
+    load: async () => (await import('./batch.ts')).batchCommand,
+  },
+  {
+    name: 'map',
+    summary: 'List the URLs of a site from sitemaps and links',
+    load: async () => (await import('./map.ts')).mapCommand,
+  },
+  {
+    name: 'parse',
+    summary: 'Convert a local PDF, DOCX, XLSX or other document to markdown',
+    load: async () => (await import('./parse.ts')).parseCommand,
+  },
+  {
+    name: 'extract',
+    summary: 'Extract one JSON answer from pages with an LLM',
+    load: async () => (await import('./extract.ts')).extractCommand,
+  },
+  {
+    name: 'agent',
+    summary: 'Collect data for a prompt with an LLM agent (search, map, scrape)',
+    load: async () => (await import('./agent.ts')).agentCommand,
+  },
+  {
+    name: 'serve',
+    summary: 'Run the /v2 server (default 127.0.0.1:3002)',
+    load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  {
+    name: 'worker',
+    summary: 'Run queued crawls, batch scrapes and monitor checks (TRAWL_QUEUE=bullmq)',
+    load: async () => (await import('./worker.ts')).workerCommand,
+  },
+  {
+    name: 'monitor',
+    summary: 'Create, list and run monitors; read their checks',
+    load: async () => (await import('./monitor.ts')).monitorCommand,
+  },
+  {
+    name: 'keys',
+    summary: 'Create and list API keys of the server',
+    load: async () => (await import('./keys.ts')).keysCommand,
+  },
+  {
+    name: 'feedback',
+    summary: 'List the feedback callers sent on their jobs',
+    load: async () => (await import('./feedback.ts')).feedbackCommand,
+  },
+  {
+    name: 'search',
+    summary: 'Search what was scraped here, or the web through SearXNG',
+    load: async () => (await import('./search.ts')).searchCommand,
+  },
+  {
+    name: 'index',
+    summary: 'Statistics or a rebuild of the built-in search index',
+    load: async () => (await import('./search.ts')).indexCommand,
+  },
 ];
 
 function mainHelp(): string {
@@ -88,13 +141,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(mainHelp());
     return name ? 0 : 2;
   }
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
+  const entry = commands.find((candidate) => candidate.name === name);
+  if (!entry) {
     io.stderr(
       `trawl: unknown command '${name}'. Commands: ${commands.map((c) => c.name).join(', ')}. See 'trawl --help'.\n`,
     );
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout(command.usage);
     return 0;

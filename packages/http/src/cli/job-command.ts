@@ -72,7 +72,7 @@ export async function runJob(
 ): Promise<number> {
   const config = loadConfig({ env: io.env });
   if (pageOptions) checkPageSettings(pageOptions, config.engine);
-  const store = openStore(config);
+  const store = await openStore(config);
   const context = { store, config: config.engine };
   try {
     let job: Job;

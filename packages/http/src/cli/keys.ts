@@ -19,7 +19,6 @@ TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
 /** The keys command. */
 export const keysCommand: Command = {
   name: 'keys',
-  summary: 'Create and list API keys of the server',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { team: { type: 'string' } });
@@ -27,7 +26,7 @@ export const keysCommand: Command = {
     if (extra.length > 0 || (action !== 'create' && action !== 'list'))
       throw new UsageError(`give 'create --team <name>' or 'list'`);
     const config = loadConfig({ env: io.env });
-    const store = openStore(config);
+    const store = await openStore(config);
     try {
       if (action === 'create') {
         if (!values.team) throw new UsageError(`keys create needs --team <name>`);

@@ -38,7 +38,6 @@ const { timeout, language, country } = pageFlagOptions;
 /** The map command. */
 export const mapCommand: Command = {
   name: 'map',
-  summary: 'List the URLs of a site from sitemaps and links',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

@@ -123,7 +123,6 @@ async function create(service: MonitorService, values: Values, urls: string[], t
 /** The monitor command. */
 export const monitorCommand: Command = {
   name: 'monitor',
-  summary: 'Create, list and run monitors; read their checks',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, options);
@@ -136,7 +135,7 @@ export const monitorCommand: Command = {
     if (action === 'create' && values.email?.length && !config.server.smtpUrl)
       throw new UsageError('--email needs an SMTP server to send from: set TRAWL_SMTP_URL');
     const settings = monitorSettingsFrom(config.server);
-    const store = openStore(config);
+    const store = await openStore(config);
     const service = new MonitorService({
       store,
       config: config.engine,

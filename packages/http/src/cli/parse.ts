@@ -42,7 +42,6 @@ function wholeNumber(flag: string, value: string | undefined): number | undefine
 /** The parse command. */
 export const parseCommand: Command = {
   name: 'parse',
-  summary: 'Convert a local PDF, DOCX, XLSX or other document to markdown',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

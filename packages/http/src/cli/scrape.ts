@@ -40,7 +40,6 @@ ${pageCacheHelp}
 /** The scrape command. */
 export const scrapeCommand: Command = {
   name: 'scrape',
-  summary: 'Scrape one page to markdown, html, links or JSON',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -67,7 +66,7 @@ export const scrapeCommand: Command = {
     const config = loadConfig({ env: io.env });
     checkPageSettings(options, config.engine);
     const llm = llmFormats.length > 0 ? llmOf(config) : undefined;
-    const store = values.cache || values.lockdown ? openStore(config) : undefined;
+    const store = values.cache || values.lockdown ? await openStore(config) : undefined;
     try {
       const document = await scrape(url, options, {
         config: config.engine,

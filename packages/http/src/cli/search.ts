@@ -37,15 +37,14 @@ const indexUsage = `Usage: trawl index <stats|rebuild>
   rebuild   empty the index and fill it again from the page cache (nothing is fetched)
 `;
 
-function configAndStore(env: Record<string, string | undefined>) {
+async function configAndStore(env: Record<string, string | undefined>) {
   const config = loadConfig({ env });
-  return { config, store: openStore(config) };
+  return { config, store: await openStore(config) };
 }
 
 /** The search command. */
 export const searchCommand: Command = {
   name: 'search',
-  summary: 'Search what was scraped here, or the web through SearXNG',
   usage: searchUsage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -61,7 +60,7 @@ export const searchCommand: Command = {
     if (values.source !== undefined) options.source = values.source as SearchOptions['source'];
     if (values.domain) options.includeDomains = values.domain;
     if (values.scrape) options.scrapeOptions = { formats: ['markdown'] };
-    const { config, store } = configAndStore(io.env);
+    const { config, store } = await configAndStore(io.env);
     try {
       const url = config.server.searxngUrl;
       const result = await search(positionals.join(' '), options, {
@@ -87,13 +86,12 @@ export const searchCommand: Command = {
 /** The index command. */
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'Statistics or a rebuild of the built-in search index',
   usage: indexUsage,
   async run(args, io) {
     const [action, ...extra] = args;
     if ((action !== 'stats' && action !== 'rebuild') || extra.length > 0)
       throw new UsageError('give stats or rebuild');
-    const { config, store } = configAndStore(io.env);
+    const { config, store } = await configAndStore(io.env);
     try {
       if (action === 'rebuild') {
         const indexed = await rebuildSearchIndex(store);

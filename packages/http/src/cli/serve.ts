@@ -32,7 +32,6 @@ TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). R
 /** The serve command. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'Run the /v2 server (default 127.0.0.1:3002)',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -61,8 +60,8 @@ export const serveCommand: Command = {
     // E-mail and LLM settings are checked before anything is opened.
     const optionsWith = serverOptionsFrom(config);
     const { port, host, apiKeys } = config.server;
-    const store = openStore(config);
-    const counters = openCounters(config);
+    const store = await openStore(config);
+    const counters = await openCounters(config);
     const keys = await ApiKeys.load(store, apiKeys).catch(async (error: unknown) => {
       await store.close();
       throw error;

@@ -32,7 +32,6 @@ Options:
 /** The worker command. */
 export const workerCommand: Command = {
   name: 'worker',
-  summary: 'Run queued crawls, batch scrapes and monitor checks (TRAWL_QUEUE=bullmq)',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
@@ -53,9 +52,9 @@ export const workerCommand: Command = {
         'trawl worker needs a store other processes share: TRAWL_STORE=postgres (TRAWL_DATABASE_URL) or redis',
       );
     const optionsWith = serverOptionsFrom(config);
-    const store = openStore(config);
+    const store = await openStore(config);
     const queue = openQueue(config);
-    const counters = openCounters(config);
+    const counters = await openCounters(config);
     try {
       const keys = await ApiKeys.load(store, config.server.apiKeys);
       const server = serverContext({
