@@ -70,7 +70,7 @@ export const configRows = [
     env: 'TRAWL_CONVERT_THREADS',
     schema: integerFromEnv.min(0).max(256).optional(),
     description:
-      'Worker threads converting fetched pages, shared by every scrape, batch and crawl (0: on the main thread; default the cores less one, at least 1).',
+      'Worker threads converting fetched pages, shared by every scrape, batch and crawl (0: on the main thread; default the cores less one, at least 1, and for `trawl serve` one per core).',
   },
   {
     key: 'hostConcurrency',

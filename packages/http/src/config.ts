@@ -83,6 +83,11 @@ export interface ConfigSources {
   env?: Record<string, string | undefined>;
   /** Path of a JSON config file; `TRAWL_CONFIG` when unset. */
   configFile?: string;
+  /**
+   * A command's own defaults, by key: used where no flag, variable or file sets the key, in
+   * place of the built-in default (`trawl serve` sizes the conversion pool differently).
+   */
+  defaults?: Record<string, unknown>;
 }
 
 /** Reads, merges and validates the settings. @throws BAD_REQUEST naming the bad setting and its source */
@@ -100,7 +105,7 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
           ? [env[envName], `environment variable ${envName}`]
           : file[row.key] !== undefined
             ? [file[row.key], `config file ${filePath} key '${row.key}'`]
-            : [undefined, 'default'];
+            : [sources.defaults?.[row.key], 'default'];
     const parsed = (row.schema as z.ZodType).safeParse(raw);
     if (!parsed.success) {
       throw new ValidationError(

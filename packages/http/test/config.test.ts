@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configRows, envNamesOf, loadConfig } from '@trawl/http';
+import { servedDefaults } from '../src/cli/serve.js';
 
 /** The variable names of a README table cell: the name, then each `, alias NAME`. */
 const envNamesOfCell = (name = '', aliases = '') => [
@@ -35,6 +36,23 @@ describe('configuration', () => {
     expect(loadConfig({ env: { TRAWL_CONVERT_THREADS: '0' } }).engine.convertThreads).toBe(0);
     expect(() => loadConfig({ env: { TRAWL_CONVERT_THREADS: '-1' } })).toThrow(
       /TRAWL_CONVERT_THREADS/,
+    );
+  });
+
+  it('takes a command default only where no flag, variable or file sets the key', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'trawl-config-'));
+    const file = join(directory, 'trawl.json');
+    writeFileSync(file, JSON.stringify({ convertThreads: 3 }));
+    const defaults = servedDefaults();
+    const threads = (sources: Parameters<typeof loadConfig>[0]): number =>
+      loadConfig({ ...sources, defaults }).engine.convertThreads;
+    // trawl serve: one thread per core, where the general default leaves one core out.
+    expect(threads({ env: {} })).toBe(availableParallelism());
+    expect(threads({ env: { TRAWL_CONVERT_THREADS: '1' } })).toBe(1);
+    expect(threads({ env: {}, configFile: file })).toBe(3);
+    expect(threads({ env: {}, flags: { convertThreads: 0 } })).toBe(0);
+    expect(() => loadConfig({ env: {}, defaults: { convertThreads: -1 } })).toThrow(
+      /convertThreads|Worker threads/,
     );
   });
 
