@@ -3,7 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configRows, envNamesOf, loadConfig } from '@trawl/http';
-import { servedDefaults } from '../src/cli/serve.js';
+import { loadServeConfig } from '../src/cli/serve.js';
 
 /** The variable names of a README table cell: the name, then each `, alias NAME`. */
 const envNamesOfCell = (name = '', aliases = '') => [
@@ -43,14 +43,13 @@ describe('configuration', () => {
     const directory = mkdtempSync(join(tmpdir(), 'trawl-config-'));
     const file = join(directory, 'trawl.json');
     writeFileSync(file, JSON.stringify({ convertThreads: 3 }));
-    const defaults = servedDefaults();
-    const threads = (sources: Parameters<typeof loadConfig>[0]): number =>
-      loadConfig({ ...sources, defaults }).engine.convertThreads;
+    const threads = (env: Record<string, string>, flags = {}, configFile?: string): number =>
+      loadServeConfig(env, flags, configFile).engine.convertThreads;
     // trawl serve: one thread per core, where the general default leaves one core out.
-    expect(threads({ env: {} })).toBe(availableParallelism());
-    expect(threads({ env: { TRAWL_CONVERT_THREADS: '1' } })).toBe(1);
-    expect(threads({ env: {}, configFile: file })).toBe(3);
-    expect(threads({ env: {}, flags: { convertThreads: 0 } })).toBe(0);
+    expect(threads({})).toBe(availableParallelism());
+    expect(threads({ TRAWL_CONVERT_THREADS: '1' })).toBe(1);
+    expect(threads({}, {}, file)).toBe(3);
+    expect(threads({}, { convertThreads: 0 })).toBe(0);
     expect(() => loadConfig({ env: {}, defaults: { convertThreads: -1 } })).toThrow(
       /convertThreads|Worker threads/,
     );

@@ -1,7 +1,7 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { availableParallelism } from 'node:os';
 import { ValidationError } from '@trawl/core';
-import { configRows, envNamesOf, loadConfig } from '../config.ts';
+import { configRows, envNamesOf, loadConfig, type TrawlConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { ApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
@@ -37,8 +37,30 @@ TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). R
  * against 51–54 with one thread, p99 ~0.4 s against ~2 s (bench/README.md, issue 17). A crawl's
  * main thread is busier (store, output) and keeps the general default.
  */
-export function servedDefaults(): Record<string, unknown> {
+function servedDefaults(): Record<string, unknown> {
   return { convertThreads: availableParallelism() };
+}
+
+/**
+ * The settings `trawl serve` runs with: the sources as for every command, plus what serving
+ * changes — private targets refused unless a variable allows them, and the served defaults.
+ */
+export function loadServeConfig(
+  env: Record<string, string | undefined>,
+  flags: Record<string, unknown>,
+  configFile?: string,
+): Readonly<TrawlConfig> {
+  const served = { ...flags };
+  // Served, Trawl fetches what strangers ask for: private targets are refused unless allowed.
+  const allowPrivate = configRows.find((row) => row.key === 'allowPrivateAddresses');
+  if (allowPrivate && envNamesOf(allowPrivate).every((name) => env[name] === undefined))
+    served['allowPrivateAddresses'] = false;
+  return loadConfig({
+    env,
+    flags: served,
+    defaults: servedDefaults(),
+    ...(configFile === undefined ? {} : { configFile }),
+  });
 }
 
 /** The serve command. */
@@ -57,11 +79,7 @@ export const serveCommand: Command = {
     const flags: Record<string, unknown> = {};
     if (values.port !== undefined) flags['port'] = toInteger(values.port, '--port', 'port');
     if (values.host !== undefined) flags['host'] = values.host;
-    // Served, Trawl fetches what strangers ask for: private targets are refused unless allowed.
-    const allowPrivate = configRows.find((row) => row.key === 'allowPrivateAddresses');
-    if (allowPrivate && envNamesOf(allowPrivate).every((name) => io.env[name] === undefined))
-      flags['allowPrivateAddresses'] = false;
-    const config = loadConfig({ env: io.env, flags, defaults: servedDefaults() });
+    const config = loadServeConfig(io.env, flags);
     const role = values.role ?? 'all';
     if (role !== 'all' && role !== 'api')
       throw new UsageError(`--role is 'api' or absent (got '${role}')`);
