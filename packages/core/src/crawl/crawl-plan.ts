@@ -74,12 +74,21 @@ export class CrawlPlan implements JobPlan {
       await job.state.saveRecord();
       return;
     }
-    if (job.state.record.nextSeq > 0) return;
+    // The start page is entry 0 whatever happened before: a kill between taking the number and
+    // writing the entry left a job with nothing queued, that a restart never finished.
     const start = fetchableUrl(this.#startUrl, false);
     const key = urlKey(start, this.#keyOptions);
     this.#seen.add(key);
-    job.countDiscovered(1);
-    await job.enqueue([{ url: start.href, depth: 0, key }]);
+    const { state } = job;
+    if (state.record.nextSeq === 0) await state.reserve(1);
+    if (job.taken === 0) {
+      job.countDiscovered(1);
+      job.countTaken(1);
+    }
+    if ((await state.outcomeOf(0)) === undefined) {
+      await state.enqueue([{ seq: 0, url: start.href, depth: 0, key }]);
+    }
+    job.wake();
   }
 
   async restore(job: JobRunner): Promise<void> {
