@@ -40,17 +40,20 @@ export const noProgress: Readonly<JobProgress> = Object.freeze({
   robotsBlocked: 0,
 });
 
-/** Stored documents from `skip`, at most `limit`; `scraped` says whether more are stored. */
+/**
+ * Stored documents from ordinal `skip`, at most `limit`, and where the next page starts when
+ * more are stored. Ordinals can have gaps (a page half-stored before a kill is stored again in a
+ * new slot), so whether more follow is read, one entry past the page, not counted.
+ */
 export async function resultsPage(
   state: JobState,
-  scraped: number,
   options: { skip?: number; limit?: number },
 ): Promise<JobResultsPage> {
-  const skip = options.skip ?? 0;
-  const entries = await state.documents(skip, options.limit ?? 100);
-  const last = entries.at(-1);
-  const nextSkip = last && last.ordinal + 1 < scraped ? last.ordinal + 1 : undefined;
-  return { data: entries.map((entry) => entry.document), nextSkip };
+  const limit = options.limit ?? 100;
+  const entries = await state.documents(options.skip ?? 0, limit + 1);
+  const page = entries.slice(0, limit);
+  const nextSkip = entries.length > limit ? page.at(-1)!.ordinal + 1 : undefined;
+  return { data: page.map((entry) => entry.document), nextSkip };
 }
 
 /**

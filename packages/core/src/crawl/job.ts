@@ -473,7 +473,7 @@ export class JobRunner extends RecordedJob implements Job {
   }
 
   results(options: { skip?: number; limit?: number } = {}): Promise<JobResultsPage> {
-    return resultsPage(this.state, this.#counters.scraped, options);
+    return resultsPage(this.state, options);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<Document> {

@@ -91,7 +91,7 @@ export class StoredJob extends RecordedJob implements Job {
   }
 
   results(options: { skip?: number; limit?: number } = {}): ReturnType<Job['results']> {
-    return resultsPage(this.state, this.progress.scraped, options);
+    return resultsPage(this.state, options);
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<Document> {
