@@ -7,13 +7,15 @@
  * - `q/<seq>`   a queued URL (deleted once its outcome is stored)
  * - `s/<key>`   a URL key taken (dedupe), with the seq it was queued as, or as an alias
  * - `d/<seq>`   the outcome of a finished queue entry (written before the result it names)
- * - `r/<ord>`   the documents, in completion order, densely numbered
+ * - `r/<ord>`   the documents, in completion order (numbers may skip a slot: see below)
+ * - `o/<ord>`   in a store processes share, which queue entry took result slot `<ord>`
  * - `e/<seq>`   the error of a failed URL; `x/<key>` a document link skipped
  * - `b/<key>`   a URL robots.txt blocked
  *
  * Exactly once: a page's outcome marker `d/<seq>` names the result slot `r/<ord>` before the
  * document is written, and the queue entry goes last. After a kill, a queue entry whose marker
- * exists is either complete (result present: drop the entry) or is redone into the same slot.
+ * exists is either complete (result present: drop the entry) or is scraped again into a new
+ * slot, as readers may have passed the empty one.
  */
 import type { Document } from '../document.ts';
 import { scanStore, type Store, type StoreEntry } from '../interfaces/store.ts';
@@ -67,6 +69,8 @@ export type Outcome =
   { kind: 'document'; ordinal: number } | { kind: 'error' } | { kind: 'dropped'; reason: string };
 
 const pad = (n: number) => n.toString().padStart(12, '0');
+/** How long a slot claim outlives its page: far longer than two owners of a job can overlap. */
+const slotClaimMs = 60 * 60 * 1000;
 
 /** The store-side half of a running job. */
 export class JobState {
@@ -98,6 +102,39 @@ export class JobState {
   /** Whether some process asked for the job to stop. */
   async isCancelRequested(): Promise<boolean> {
     return (await this.store.get(jobCancelsNamespace, this.record.id)) !== undefined;
+  }
+
+  /**
+   * The counters of a job rebuilt from what it stored, and the highest result slot used: what a
+   * restart resumes from.
+   */
+  async countOutcomes(): Promise<
+    Pick<JobProgress, 'completed' | 'scraped' | 'failed' | 'total' | 'robotsBlocked'> & {
+      maxOrdinal: number;
+    }
+  > {
+    let completed = 0;
+    let scraped = 0;
+    let failed = 0;
+    let maxOrdinal = -1;
+    const finished = new Set<string>();
+    for await (const { key, value } of this.scan<Outcome>('d/')) {
+      finished.add(key.slice(2));
+      completed += 1;
+      if (value.kind === 'document') {
+        scraped += 1;
+        maxOrdinal = Math.max(maxOrdinal, value.ordinal);
+      } else if (value.kind === 'error') {
+        failed += 1;
+      }
+    }
+    // Every URL taken is either still queued or has an outcome; entries cut off between the
+    // two writes have both.
+    let total = completed;
+    for await (const { key } of this.scan('q/')) if (!finished.has(key.slice(2))) total += 1;
+    let robotsBlocked = 0;
+    for await (const _ of this.scan('b/')) robotsBlocked += 1;
+    return { completed, scraped, failed, total, robotsBlocked, maxOrdinal };
   }
 
   /** Takes `count` queue numbers, persisted before any is used. */
@@ -151,6 +188,15 @@ export class JobState {
 
   async outcomeOf(seq: number): Promise<Outcome | undefined> {
     return this.store.get<Outcome>(this.namespace, `d/${pad(seq)}`);
+  }
+
+  /**
+   * Takes result slot `ordinal` for queue entry `seq`, atomically across the processes sharing
+   * the store; false when another owner took it: one that lost the job's lease and stores what
+   * it had in hand before it notices, its counter of slots where the new owner's also is.
+   */
+  claimSlot(ordinal: number, seq: number): Promise<boolean> {
+    return this.store.claim(this.namespace, `o/${pad(ordinal)}`, String(seq), slotClaimMs);
   }
 
   async hasResult(ordinal: number): Promise<boolean> {

@@ -13,7 +13,7 @@ import { toTrawlError, type ErrorCode } from '../errors.ts';
 import type { ScrapeOutcome } from '../scrape/engine.ts';
 import { noProgress, readDocuments, RecordedJob, resultsPage } from './job-reading.ts';
 import { watchShared, type PageDispatch } from './shared-owner.ts';
-import { jobError, type JobState, type Outcome, type QueueItem } from './frontier.ts';
+import { jobError, type JobState, type QueueItem } from './frontier.ts';
 import type { JobPlan } from './plan.ts';
 import { RecentDocuments } from './recent-documents.ts';
 import { scrapeWithRetries } from './retries.ts';
@@ -190,29 +190,9 @@ export class JobRunner extends RecordedJob implements Job {
 
   /** Rebuilds counters and the result cursor from the store after a restart. */
   async #restore(): Promise<void> {
-    let completed = 0;
-    let scraped = 0;
-    let failed = 0;
-    let maxOrdinal = -1;
-    const finished = new Set<string>();
-    for await (const { key, value } of this.state.scan<Outcome>('d/')) {
-      finished.add(key.slice(2));
-      completed += 1;
-      if (value.kind === 'document') {
-        scraped += 1;
-        maxOrdinal = Math.max(maxOrdinal, value.ordinal);
-      } else if (value.kind === 'error') {
-        failed += 1;
-      }
-    }
-    // Every URL taken is either still queued or has an outcome; entries cut off between the
-    // two writes have both.
-    let total = completed;
-    for await (const { key } of this.state.scan('q/')) if (!finished.has(key.slice(2))) total += 1;
-    let robotsBlocked = 0;
-    for await (const _ of this.state.scan('b/')) robotsBlocked += 1;
-    Object.assign(this.#counters, { completed, scraped, failed, total, robotsBlocked });
-    this.#counters.discovered = Math.max(this.#counters.discovered, total);
+    const { maxOrdinal, ...counters } = await this.state.countOutcomes();
+    Object.assign(this.#counters, counters);
+    this.#counters.discovered = Math.max(this.#counters.discovered, counters.total);
     this.#nextOrdinal = maxOrdinal + 1;
     if (this.#plan.firstAlone) this.#firstDone = (await this.state.outcomeOf(0)) !== undefined;
     await this.#plan.restore?.(this);
@@ -375,11 +355,16 @@ export class JobRunner extends RecordedJob implements Job {
     const options = this.state.record.options as { zeroDataRetention?: boolean };
     // Zero data retention: a document nobody reads does not outlive a day.
     const ttlMs = options.zeroDataRetention ? dayMs : undefined;
-    const ordinal = this.#nextOrdinal++;
-    const store = () => this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
-    const stored = this.#storing ? this.#storing.then(store) : store();
+    const storeAt = async (ordinal: number) => {
+      await this.state.storeDocument(item, ordinal, outcome.document, ttlMs);
+      return ordinal;
+    };
+    // In a shared store, slots are claimed and written one after another, in slot order.
+    const stored = this.#storing
+      ? this.#storing.then(async () => storeAt(await this.#claimSlot(item.seq)))
+      : storeAt(this.#nextOrdinal++);
     if (this.#storing) this.#storing = stored.catch(() => undefined);
-    await stored;
+    const ordinal = await stored;
     this.#recent.remember(ordinal, outcome.document);
     // A page found half-stored after a restart was counted when the counters were rebuilt.
     if (!previous) {
@@ -388,6 +373,14 @@ export class JobRunner extends RecordedJob implements Job {
     }
     this.emit('document', outcome.document);
     this.#notify();
+  }
+
+  /** The next result slot no other owner of the job has taken. */
+  async #claimSlot(seq: number): Promise<number> {
+    for (;;) {
+      const ordinal = this.#nextOrdinal++;
+      if (await this.state.claimSlot(ordinal, seq)) return ordinal;
+    }
   }
 
   #scrapeWithRetries(item: QueueItem): Promise<ScrapeOutcome> {
