@@ -53,7 +53,7 @@ describe('a job resumed with a half-stored page', () => {
     // The empty slot stays a gap among the ordinals: paging on past it still reaches the page
     // stored last (the status pages of a split deployment left it out).
     const paged: string[] = [];
-    for (let skip: number | undefined = 0; skip !== undefined; ) {
+    for (let skip: number | undefined = 0; skip !== undefined;) {
       const page = await resumed!.results({ skip, limit: 3 });
       paged.push(...page.data.map((document) => document.metadata.sourceURL ?? ''));
       skip = page.nextSkip;
