@@ -81,10 +81,8 @@ export class CrawlPlan implements JobPlan {
     this.#seen.add(key);
     const { state } = job;
     if (state.record.nextSeq === 0) await state.reserve(1);
-    if (job.taken === 0) {
-      job.countDiscovered(1);
-      job.countTaken(1);
-    }
+    if (job.taken === 0) job.countTaken(1);
+    if (job.progress.discovered === 0) job.countDiscovered(1);
     if ((await state.outcomeOf(0)) === undefined) {
       await state.enqueue([{ seq: 0, url: start.href, depth: 0, key }]);
     }
