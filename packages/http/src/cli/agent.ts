@@ -35,7 +35,6 @@ const efforts = ['low', 'medium', 'high'] as const;
 
 /** The agent command. */
 export const agentCommand: Command = {
-  name: 'agent',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

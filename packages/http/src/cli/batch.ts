@@ -33,7 +33,6 @@ ${pageCacheHelp}
 
 /** The batch command. */
 export const batchCommand: Command = {
-  name: 'batch',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

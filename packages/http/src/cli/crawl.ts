@@ -57,7 +57,6 @@ ${pageCacheHelp}
 
 /** The crawl command. */
 export const crawlCommand: Command = {
-  name: 'crawl',
   usage,
   async run(args, io) {
     const { url, options, values } = parseCrawlArgs(args);

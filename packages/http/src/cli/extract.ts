@@ -22,7 +22,6 @@ Needs an LLM: TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL. Answers are cached in $TRA
 
 /** The extract command. */
 export const extractCommand: Command = {
-  name: 'extract',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

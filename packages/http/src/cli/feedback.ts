@@ -32,7 +32,6 @@ Feedback lives in the SQLite store of $TRAWL_DATA_DIR, beside the jobs it is abo
 
 /** The feedback command. */
 export const feedbackCommand: Command = {
-  name: 'feedback',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

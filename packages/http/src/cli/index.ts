@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
 import { UsageError } from './args.ts';
 
-/** One CLI command: the module a {@link CommandEntry} loads. */
+/** One CLI command: the module a {@link CommandEntry} loads; its name is the entry's. */
 export interface Command {
-  name: string;
   usage: string;
   /** Runs the command; resolves with the exit code. */
   run(args: string[], io: CliIo): Promise<number>;

@@ -18,7 +18,6 @@ TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
 
 /** The keys command. */
 export const keysCommand: Command = {
-  name: 'keys',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { team: { type: 'string' } });

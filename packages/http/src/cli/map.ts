@@ -37,7 +37,6 @@ const { timeout, language, country } = pageFlagOptions;
 
 /** The map command. */
 export const mapCommand: Command = {
-  name: 'map',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

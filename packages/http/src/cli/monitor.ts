@@ -122,7 +122,6 @@ async function create(service: MonitorService, values: Values, urls: string[], t
 
 /** The monitor command. */
 export const monitorCommand: Command = {
-  name: 'monitor',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, options);

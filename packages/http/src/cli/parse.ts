@@ -41,7 +41,6 @@ function wholeNumber(flag: string, value: string | undefined): number | undefine
 
 /** The parse command. */
 export const parseCommand: Command = {
-  name: 'parse',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

@@ -39,7 +39,6 @@ ${pageCacheHelp}
 
 /** The scrape command. */
 export const scrapeCommand: Command = {
-  name: 'scrape',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

@@ -44,7 +44,6 @@ async function configAndStore(env: Record<string, string | undefined>) {
 
 /** The search command. */
 export const searchCommand: Command = {
-  name: 'search',
   usage: searchUsage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {
@@ -85,7 +84,6 @@ export const searchCommand: Command = {
 
 /** The index command. */
 export const indexCommand: Command = {
-  name: 'index',
   usage: indexUsage,
   async run(args, io) {
     const [action, ...extra] = args;

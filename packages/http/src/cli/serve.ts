@@ -65,7 +65,6 @@ export function loadServeConfig(
 
 /** The serve command. */
 export const serveCommand: Command = {
-  name: 'serve',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

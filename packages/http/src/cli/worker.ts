@@ -31,7 +31,6 @@ Options:
 
 /** The worker command. */
 export const workerCommand: Command = {
-  name: 'worker',
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
