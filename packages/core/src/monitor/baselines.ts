@@ -61,8 +61,9 @@ export class Baselines {
 
   /**
    * Finishes what a dead process left: promotes the snapshots of checks that ended, discards
-   * those of checks it left `queued` or `running` (or that no longer exist). Call when no check
-   * of the monitor runs in this process.
+   * those of checks it left `queued` or `running` (or that no longer exist). Call before a check
+   * of the monitor starts: the check before it may have ended a moment ago and still be
+   * promoting its snapshots, and promoting them twice writes the same baselines.
    */
   async settle(monitorId: string): Promise<void> {
     const checkIds = new Set<string>();

@@ -84,13 +84,14 @@ export class CheckRunner {
   }
 
   /**
-   * The id of the monitor's check this process runs or waits for, if one is still open. A check
-   * handed to a worker is read from the store: the worker writes its final record a moment
-   * before this process hears the unit ended, and a check that has ended is not running.
+   * The id of the monitor's check this process runs or waits for, if one is still open. Its
+   * record in the store decides: the final record is written a moment before this process lets
+   * the check go (after its lease is released here, or after a worker's unit is heard to end),
+   * and a check a caller has read as ended must not refuse the next run as "already running".
    */
   async runningCheckOf(monitorId: string): Promise<string | undefined> {
     const running = this.#running.get(monitorId);
-    if (!running?.handedOver) return running?.checkId;
+    if (!running) return undefined;
     const check = await this.#options.records.getCheck(monitorId, running.checkId);
     return check && (check.status === 'queued' || check.status === 'running')
       ? running.checkId

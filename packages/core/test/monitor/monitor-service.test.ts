@@ -648,6 +648,36 @@ describe('checks', () => {
     expect(done.notificationStatus).toEqual({ recorder: { attempted: true, success: true } });
   });
 
+  it('runs the next check once the last one reads as ended, while its notifiers still work', async () => {
+    // The final record is saved before the notifiers hear of it: from then on the check reads
+    // `completed`, and a run asked for must not be refused as "already running" (a restart
+    // test saw 409 there on a loaded machine, the tail of the last check still going).
+    const notifying = Promise.withResolvers<void>();
+    let calls = 0;
+    const notifier: Notifier = {
+      name: 'slow',
+      checkCompleted: async () => {
+        if (++calls === 1) await notifying.promise;
+        return { attempted: true, success: true };
+      },
+    };
+    const notified = new MonitorService({ store, config, notifiers: [notifier] });
+    const monitor = await notified.create(scrapeMonitor([page('tail')]));
+    const first = await notified.run(monitor.id);
+    try {
+      for (let attempt = 0; attempt < 500 && calls === 0; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect((await notified.check(monitor.id, first.id)).status).toBe('completed');
+      const second = await notified.run(monitor.id);
+      expect(second.id).not.toBe(first.id);
+      notifying.resolve();
+      expect((await notified.waitForCheck(monitor.id, second.id)).status).toBe('completed');
+    } finally {
+      notifying.resolve();
+      await notified.idle();
+    }
+  });
+
   it('stops a running crawl check when the service stops, and records it failed', async () => {
     const slowSite = await startChangingSite(
       Object.fromEntries(
