@@ -14,10 +14,11 @@ import {
   type Document,
   type Element,
   type ParentNode,
+  type Text,
 } from 'domhandler';
 import { removeElement } from 'domutils';
 
-export type { AnyNode, Document as HtmlDocument, Element, ParentNode };
+export type { AnyNode, Document as HtmlDocument, Element, ParentNode, Text };
 export { isTag, isText };
 
 export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);

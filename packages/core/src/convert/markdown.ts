@@ -2,63 +2,18 @@
  * Cleaned tree → GFM markdown: our converter builds the mdast (mdast.ts), and unified's
  * remark-stringify with remark-gfm (tables, strikethrough) writes it.
  */
-import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot, Text } from 'mdast';
+import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot } from 'mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
-import {
-  defaultHandlers,
-  type Handle,
-  type Info,
-  type State,
-  type Unsafe,
-} from 'mdast-util-to-markdown';
+import type { Handle } from 'mdast-util-to-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import type { ParentNode } from './dom.ts';
 import { treeToMdast } from './mdast.ts';
-
-/**
- * The default text handler, run with only the escaping rules whose character occurs in the text
- * or the characters around it. mdast-util-to-markdown runs every rule's regex over every text
- * node, which made escaping the largest cost of a crawl; a rule whose character is absent cannot
- * match, so the output is byte-for-byte the same.
- */
-const text = (node: Text, parent: MdastParents | undefined, state: State, info: Info): string => {
-  const all = state.unsafe;
-  const around = info.before + info.after;
-  const value = node.value;
-  let byPresent = rulesByCharacters.get(all);
-  if (!byPresent) {
-    byPresent = { characters: [...new Set(all.map((rule) => rule.character))], lists: new Map() };
-    rulesByCharacters.set(all, byPresent);
-  }
-  // A loop, not .filter() with an arrow: a closure made per text node loses its optimised code
-  // at every full GC of the worker, and was compiled again some fifty times a crawl (issue 17).
-  let present = '';
-  for (const character of byPresent.characters)
-    if (value.includes(character) || around.includes(character)) present += character;
-  let rules = byPresent.lists.get(present);
-  if (!rules) {
-    rules = [];
-    for (const rule of all) if (present.includes(rule.character)) rules.push(rule);
-    byPresent.lists.set(present, rules);
-  }
-  state.unsafe = rules;
-  try {
-    return defaultHandlers.text(node, parent, state, info);
-  } finally {
-    state.unsafe = all;
-  }
-};
-
-/** Per rule list: its distinct characters, and the sub-list for each set of present characters. */
-const rulesByCharacters = new WeakMap<
-  Unsafe[],
-  { characters: string[]; lists: Map<string, Unsafe[]> }
->();
+import { escapedText } from './markdown-text.ts';
 
 // Unpadded tables: column alignment padding costs tokens downstream and reads no better.
-const tableSettings = { tablePipeAlign: false };
+export const tableSettings = { tablePipeAlign: false };
 const gfmTable = gfmTableToMarkdown(tableSettings).handlers!['table']!;
 
 /**
@@ -73,20 +28,23 @@ const table: Handle = (node, parent, state, info) => {
   return lines.join('\n');
 };
 
+/** How markdown is written; the escaping test compares our handlers with the library's. */
+export const stringifySettings = {
+  bullet: '-',
+  fences: true,
+  rule: '-',
+  emphasis: '_',
+  strong: '*',
+  listItemIndent: 'one',
+  incrementListMarker: true,
+  resourceLink: false,
+  handlers: { text: escapedText, table },
+} as const;
+
 // Built once: plugin attachment and option merging are the costly part of a unified processor.
 const processor = unified()
   .use(remarkGfm, tableSettings)
-  .use(remarkStringify, {
-    bullet: '-',
-    fences: true,
-    rule: '-',
-    emphasis: '_',
-    strong: '*',
-    listItemIndent: 'one',
-    incrementListMarker: true,
-    resourceLink: false,
-    handlers: { text, table },
-  })
+  .use(remarkStringify, stringifySettings)
   .freeze();
 
 /** Converts a cleaned tree to GFM markdown. */

@@ -97,14 +97,16 @@ function appendText(out: PhrasingContent[], value: string): void {
   else out.push({ type: 'text', value });
 }
 
-const whitespaceRun = /[\t\n\f\r ]+/g;
+// A white space run other than one plain space: most runs in prose are one space, and leaving
+// them unmatched lets a text that needs no folding through without building a new string.
+const foldableRun = / ?[\t\n\f\r][\t\n\f\r ]*| {2,}[\t\n\f\r ]*/g;
 
 /**
  * `value` with white space folded as HTML renders it, and soft hyphens (U+00AD) dropped: they
  * are invisible line-break hints that would split words for a search index or a model.
  */
 export function collapse(value: string): string {
-  const folded = value.replace(whitespaceRun, ' ');
+  const folded = value.replace(foldableRun, ' ');
   return folded.includes('\u00AD') ? folded.replaceAll('\u00AD', '') : folded;
 }
 

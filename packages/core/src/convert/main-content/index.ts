@@ -19,7 +19,7 @@ import { chooseCandidate } from './choose.ts';
 import { isImplausible } from './plausibility.ts';
 import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
-import { computeStats, textLength } from './stats.ts';
+import { computeStats, textLength, type TextLengths } from './stats.ts';
 import { findLead } from './lead.ts';
 import { siteOf } from './labelled-lists.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
@@ -34,7 +34,8 @@ import { contains, withLeading } from './tree.ts';
 export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode | undefined {
   const site = siteOf(pageUrl);
   const heading = findMainHeading(body);
-  let stats = computeStats(body);
+  const lengths: TextLengths = new Map();
+  let stats = computeStats(body, lengths);
   const pageStats = stats.get(body as Element);
   const pageText = pageStats?.text ?? 0;
   const pageProse = pageStats ? pageStats.text - pageStats.linkText : 0;
@@ -46,7 +47,7 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
 
   // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
   removeBoilerplate(body, stats, pageText, heading, keep);
-  stats = computeStats(body);
+  stats = computeStats(body, lengths);
 
   removeLabelledFurniture(body, stats, pageText);
   removeReadAlsoLines(body, stats);
@@ -60,7 +61,9 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
   if (lead) leading.push(lead);
   const content = leading.length > 0 ? withLeading(root, leading) : root;
   trimTrailingBoilerplate(content, site);
-  return isImplausible(content, { prose: pageProse, text: pageText }) ? undefined : content;
+  return isImplausible(content, { prose: pageProse, text: pageText }, lengths)
+    ? undefined
+    : content;
 }
 
 function findMainHeading(body: ParentNode): Element | undefined {

@@ -8,7 +8,7 @@ import { detach, isTag, walkElements, type Element, type ParentNode } from '../d
 import { findGoodProse, findGoodProseHolder } from './good-prose.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { findScoredCandidate } from './scored.ts';
-import { computeStats, type TextStats } from './stats.ts';
+import { computeStats, type TextLengths, type TextStats } from './stats.ts';
 
 /** What the page offered before extraction. */
 export interface PageProse {
@@ -25,8 +25,8 @@ const nearEmpty = 200;
  * True when `root` holds too little of the page's prose to be its content: near-empty while the
  * page has several times more to read, or a small share of a page that is mostly prose.
  */
-export function isImplausible(root: ParentNode, page: PageProse): boolean {
-  const stats = computeStats(root);
+export function isImplausible(root: ParentNode, page: PageProse, lengths?: TextLengths): boolean {
+  const stats = computeStats(root, lengths);
   const own = stats.get(root as Element);
   const text = own?.text ?? 0;
   const prose = own ? own.text - own.linkText : 0;

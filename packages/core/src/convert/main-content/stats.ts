@@ -1,7 +1,7 @@
 /**
  * Per-element text statistics for main-content extraction, computed bottom-up in one walk.
  */
-import { isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
+import { isTag, isText, type AnyNode, type Element, type ParentNode, type Text } from '../dom.ts';
 
 /** Per-element text statistics, computed once per extraction, bottom-up. */
 export interface TextStats {
@@ -23,9 +23,18 @@ export function textLength(node: AnyNode): number {
   return total;
 }
 
-export function computeStats(root: ParentNode): Map<Element, TextStats> {
+/**
+ * Visible lengths of text nodes, kept across the statistics passes of one extraction: the text
+ * of a node does not change between them, and measuring it was most of a pass (issue 17).
+ */
+export type TextLengths = Map<Text, number>;
+
+export function computeStats(
+  root: ParentNode,
+  lengths: TextLengths = new Map(),
+): Map<Element, TextStats> {
   const stats = new Map<Element, TextStats>();
-  const rootStats = statsOf(root, false, stats);
+  const rootStats = statsOf(root, false, stats, lengths);
   // The body itself may be a plain container (includeTags) — record it too.
   stats.set(root as Element, rootStats);
   return stats;
@@ -37,17 +46,26 @@ export function computeStats(root: ParentNode): Map<Element, TextStats> {
  * closure lives, so a walker made per page was compiled again after every full GC of the
  * conversion thread (issue 17). The same holds for the other walkers of main-content/.
  */
-function statsOf(node: ParentNode, inLink: boolean, stats: Map<Element, TextStats>): TextStats {
+function statsOf(
+  node: ParentNode,
+  inLink: boolean,
+  stats: Map<Element, TextStats>,
+  lengths: TextLengths,
+): TextStats {
   const total: TextStats = { text: 0, linkText: 0, paragraphs: 0, links: 0 };
   let directText = 0;
   for (const child of node.children) {
     if (isText(child)) {
-      const length = visibleLength(child.data);
+      let length = lengths.get(child);
+      if (length === undefined) {
+        length = visibleLength(child.data);
+        lengths.set(child, length);
+      }
       total.text += length;
       directText += length;
       if (inLink) total.linkText += length;
     } else if (isTag(child)) {
-      const childStats = statsOf(child, inLink || child.name === 'a', stats);
+      const childStats = statsOf(child, inLink || child.name === 'a', stats, lengths);
       total.text += childStats.text;
       total.linkText += childStats.linkText;
       total.paragraphs += childStats.paragraphs;
@@ -63,21 +81,19 @@ function statsOf(node: ParentNode, inLink: boolean, stats: Map<Element, TextStat
   return total;
 }
 
+// A white space run past the first character, or any white space at the start: what does not
+// count. The regex runs as native code, twice as fast as a loop over char codes.
+const uncounted = /[ \n\t\r\u00a0]{2,}|^[ \n\t\r\u00a0]/g;
+
 export function visibleLength(text: string): number {
   // Counting collapsed white space as one char keeps indentation-heavy markup from inflating
   // blocks, without the cost of building strings.
-  let length = 0;
-  let inSpace = true;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 160;
-    if (isSpace) {
-      if (!inSpace) length++;
-      inSpace = true;
-    } else {
-      length++;
-      inSpace = false;
-    }
+  let length = text.length;
+  uncounted.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = uncounted.exec(text)) !== null) {
+    const run = uncounted.lastIndex - match.index;
+    length -= match.index === 0 ? run : run - 1;
   }
   return length;
 }

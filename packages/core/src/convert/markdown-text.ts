@@ -1,0 +1,129 @@
+/**
+ * The text handler of our markdown writer: mdast-util-to-markdown's own, run with only the
+ * escaping rules that match the text in hand, and skipped when none does.
+ *
+ * mdast-util-to-markdown runs every one of its ~90 rules over every text node, and its general
+ * escaping machinery was the largest cost of a crawl (issue 17). A rule is left out here only
+ * when it provably adds no escape, so the output is byte-for-byte the library's: a rule out of
+ * scope of the construct stack (the library skips it too); a rule that needs a line ending when
+ * the text and its neighbours have none (folded text never has one); a rule whose character is
+ * not in the text (its matches fall on the neighbours, which are never escaped, and only an
+ * underscore in the text looks at them); and a rule whose pattern matches nowhere.
+ */
+import type { Parents as MdastParents, Text } from 'mdast';
+import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-to-markdown';
+
+/** The rules that may apply in one construct stack, by whether a line ending is at hand. */
+interface ScopedRules {
+  withLineEnding: CandidateRules;
+  withoutLineEnding: CandidateRules;
+}
+
+/** Rules with their distinct characters. */
+interface CandidateRules {
+  rules: Unsafe[];
+  characters: string[];
+}
+
+// Per rule list of a state (one per processor), then per construct stack.
+const scopedByRules = new WeakMap<Unsafe[], Map<string, ScopedRules>>();
+
+export function escapedText(
+  node: Text,
+  parent: MdastParents | undefined,
+  state: State,
+  info: Info,
+): string {
+  const all = state.unsafe;
+  const value = node.value;
+  const around = info.before + info.after;
+  const subject = info.before + value + info.after;
+  const scoped = scopedRulesOf(all, state.stack);
+  const candidates = hasLineEnding(subject) ? scoped.withLineEnding : scoped.withoutLineEnding;
+  const seen = value.includes('_') ? subject : value;
+  // Loops, not .filter() with an arrow: a closure made per text node loses its optimised code
+  // at every full GC of the worker, and was compiled again some fifty times a crawl (issue 17).
+  let present = '';
+  for (const character of candidates.characters) if (seen.includes(character)) present += character;
+  let rules: Unsafe[] | undefined;
+  if (present !== '') {
+    for (const rule of candidates.rules) {
+      if (!present.includes(rule.character) || !matchesAnywhere(state, rule, subject)) continue;
+      (rules ??= []).push(rule);
+    }
+  }
+  // With no rule left the library returns the text as is, unless a backslash needs escaping.
+  if (!rules && !value.includes('\\') && !around.includes('\\')) return value;
+  state.unsafe = rules ?? [];
+  try {
+    return defaultHandlers.text(node, parent, state, info);
+  } finally {
+    state.unsafe = all;
+  }
+}
+
+/** Whether the rule's own pattern, as the library compiles it, matches the text with its neighbours. */
+function matchesAnywhere(state: State, rule: Unsafe, subject: string): boolean {
+  const pattern = state.compilePattern(rule);
+  // The pattern is global and shared with the library, which expects it to start at 0.
+  pattern.lastIndex = 0;
+  const found = pattern.test(subject);
+  pattern.lastIndex = 0;
+  return found;
+}
+
+function hasLineEnding(value: string): boolean {
+  return value.includes('\n') || value.includes('\r');
+}
+
+function scopedRulesOf(all: Unsafe[], stack: readonly string[]): ScopedRules {
+  let byStack = scopedByRules.get(all);
+  if (!byStack) {
+    byStack = new Map();
+    scopedByRules.set(all, byStack);
+  }
+  const key = stack.join(' ');
+  let scoped = byStack.get(key);
+  if (!scoped) {
+    const inScope = all.filter((rule) => isInScope(stack, rule));
+    scoped = {
+      withLineEnding: candidateRules(inScope),
+      withoutLineEnding: candidateRules(inScope.filter((rule) => !needsLineEnding(rule))),
+    };
+    byStack.set(key, scoped);
+  }
+  return scoped;
+}
+
+function candidateRules(rules: Unsafe[]): CandidateRules {
+  return { rules, characters: [...new Set(rules.map((rule) => rule.character))] };
+}
+
+/** The library's scope test (pattern-in-scope.js): any of `inConstruct`, none of `notInConstruct`. */
+function isInScope(stack: readonly string[], rule: Unsafe): boolean {
+  return (
+    anyInStack(stack, rule.inConstruct, true) && !anyInStack(stack, rule.notInConstruct, false)
+  );
+}
+
+function anyInStack(
+  stack: readonly string[],
+  list: Unsafe['inConstruct'],
+  whenNone: boolean,
+): boolean {
+  const names = typeof list === 'string' ? [list] : list;
+  if (!names || names.length === 0) return whenNone;
+  return names.some((name) => stack.includes(name));
+}
+
+// Conditions that only a line ending meets: the library compiles `atBreak` to `[\r\n][\t ]*`.
+const lineEndingConditions = new Set(['[\\r\\n]', '\\r', '\\n']);
+
+/** True when the rule's pattern cannot match without a line ending beside its character. */
+function needsLineEnding(rule: Unsafe): boolean {
+  if (rule.atBreak) return true;
+  return (
+    (rule.before != null && lineEndingConditions.has(rule.before)) ||
+    (rule.after != null && lineEndingConditions.has(rule.after))
+  );
+}
