@@ -115,8 +115,12 @@ export function walkElements<C = undefined>(
 export function collapsedText(node: AnyNode): string {
   const parts: string[] = [];
   collectText(node, parts);
-  return parts.join('').replace(/\s+/g, ' ').trim();
+  return parts.join('').replace(foldableSpace, ' ').trim();
 }
+
+// A run of white space other than one plain space: the same folding as /\s+/ → ' ', without
+// rebuilding a string whose runs are all single spaces already.
+const foldableSpace = / ?[^\S ]\s*| \s+/g;
 
 function collectText(node: AnyNode, parts: string[]): void {
   if (isText(node)) parts.push(node.data);

@@ -5,6 +5,7 @@
  * (paragraphs.ts) judges these.
  */
 import { headingTags, isTag, isText, type AnyNode, type Element, type ParentNode } from '../dom.ts';
+import { measureText, type Measure } from './text-scan.ts';
 
 /** One text block of the content. */
 export interface TextBlock {
@@ -62,37 +63,6 @@ const blockTags = new Set([
 // Taken whole: a list's items or a table's cells are short one by one, yet together they are a
 // specification, a recipe's ingredients or a glossary. A list of links stays link-dense whole.
 const unitTags = new Set(['ul', 'ol', 'dl', 'table', 'pre']);
-
-// A CJK character carries about as much as a short word: weighted so that length thresholds
-// made for alphabetic text fit Chinese and Japanese paragraphs too.
-const cjkWeight = 3;
-
-interface Measure {
-  length: number;
-  linkLength: number;
-  hasCopyright: boolean;
-  /** The last visible character seen, as a code. */
-  last: number;
-}
-
-function measureText(data: string, inLink: boolean, into: Measure): void {
-  let length = 0;
-  let inSpace = true;
-  for (let index = 0; index < data.length; index++) {
-    const code = data.charCodeAt(index);
-    if (code === 32 || code === 10 || code === 9 || code === 13 || code === 160) {
-      if (!inSpace) length++;
-      inSpace = true;
-      continue;
-    }
-    inSpace = false;
-    into.last = code;
-    if (code === 0xa9) into.hasCopyright = true;
-    length += code >= 0x2e80 && code <= 0x9fff ? cjkWeight : 1;
-  }
-  into.length += length;
-  if (inLink) into.linkLength += length;
-}
 
 function measureNode(node: AnyNode, inLink: boolean, into: Measure): void {
   if (isText(node)) measureText(node.data, inLink, into);

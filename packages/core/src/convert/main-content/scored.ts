@@ -17,6 +17,7 @@ import {
 import type { ParentNode } from '../dom.ts';
 import { isOverlay } from './furniture.ts';
 import type { TextStats } from './stats.ts';
+import { countCommas as countTextCommas } from './text-scan.ts';
 
 /** The best-scored container and the siblings that continue it. */
 export interface ScoredCandidate {
@@ -116,17 +117,7 @@ function isProseCarrier(element: Element, stats: TextStats): boolean {
 
 /** Commas (any script's) in a block: a rough count of clauses, as Readability counts them. */
 function countCommas(node: AnyNode): number {
-  if (isText(node)) {
-    // By UTF-16 code unit: iterating the string by character built a string per character, a
-    // visible cost on every page (issue 17). All four commas are single code units.
-    const data = node.data;
-    let commas = 0;
-    for (let index = 0; index < data.length; index++) {
-      const code = data.charCodeAt(index);
-      if (code === 0x2c || code === 0xff0c || code === 0x3001 || code === 0x060c) commas++;
-    }
-    return commas;
-  }
+  if (isText(node)) return countTextCommas(node.data);
   if (!isTag(node)) return 0;
   let total = 0;
   for (const child of node.children) total += countCommas(child);
