@@ -13,26 +13,17 @@ import {
 import { collapsedText, parseHtml } from '../../src/convert/dom.js';
 import { collapse } from '../../src/convert/mdast-whitespace.js';
 
-const isSpace = (code: number) =>
-  code === 32 || code === 10 || code === 9 || code === 13 || code === 160;
-
-// The definitions, written as loops.
+// The definition, written plainly: fold white space as a reader sees it (none at the start, a
+// run as one space), then weigh what is left, CJK characters three times.
 function referenceMeasure(data: string, inLink: boolean, into: Measure): void {
+  const folded = data.replace(/^[ \n\t\r\u00a0]+/, '').replace(/[ \n\t\r\u00a0]+/g, ' ');
   let length = 0;
-  let inSpace = true;
-  for (const character of data) {
-    for (let unit = 0; unit < character.length; unit++) {
-      const code = character.charCodeAt(unit);
-      if (isSpace(code)) {
-        if (!inSpace) length++;
-        inSpace = true;
-        continue;
-      }
-      inSpace = false;
-      into.last = code;
-      if (code === 0xa9) into.hasCopyright = true;
-      length += code >= 0x2e80 && code <= 0x9fff ? 3 : 1;
-    }
+  for (const unit of folded.split('')) {
+    const code = unit.charCodeAt(0);
+    length += code >= 0x2e80 && code <= 0x9fff ? 3 : 1;
+    if (unit === ' ') continue;
+    into.last = code;
+    into.hasCopyright ||= code === 0xa9;
   }
   into.length += length;
   if (inLink) into.linkLength += length;
