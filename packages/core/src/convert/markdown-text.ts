@@ -8,7 +8,8 @@
  * scope of the construct stack (the library skips it too); a rule that needs a line ending when
  * the text and its neighbours have none (folded text never has one); a rule whose character is
  * not in the text (its matches fall on the neighbours, which are never escaped, and only an
- * underscore in the text looks at them); and a rule whose pattern matches nowhere.
+ * underscore in the text looks at them); and a rule whose pattern matches nowhere (except one
+ * bound to the neighbouring nodes, which the library matches on the text alone).
  */
 import type { Parents as MdastParents, Text } from 'mdast';
 import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-to-markdown';
@@ -48,7 +49,11 @@ export function escapedText(
   let rules: Unsafe[] | undefined;
   if (present !== '') {
     for (const rule of candidates.rules) {
-      if (!present.includes(rule.character) || !matchesAnywhere(state, rule, subject)) continue;
+      if (!present.includes(rule.character)) continue;
+      // A rule bound to the neighbouring nodes is matched by the library on the text without its
+      // neighbours, where `$` can match at the text's end: only the library can rule it out.
+      const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
+      if (!boundToNodes && !matchesAnywhere(state, rule, subject)) continue;
       (rules ??= []).push(rule);
     }
   }

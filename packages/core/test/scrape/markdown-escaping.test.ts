@@ -100,6 +100,44 @@ describe('markdown escaping', () => {
     );
   });
 
+  it('leaves a rule bound to the next node to the library', () => {
+    // The library matches such a rule on the text without its neighbours, where `$` matches at
+    // the text's end: here the `!` before the emphasis is escaped though `_` follows it.
+    const unsafe = [
+      {
+        character: '!',
+        after: '$',
+        afterNode: 'emphasis' as const,
+        inConstruct: 'phrasing' as const,
+      },
+    ];
+    const tree: Root = {
+      type: 'root',
+      children: [
+        {
+          type: 'paragraph',
+          children: [
+            { type: 'text', value: 'a!' },
+            { type: 'emphasis', children: [{ type: 'text', value: 'b' }] },
+          ],
+        },
+      ],
+    };
+    const withRule = (
+      handlers: typeof stringifySettings.handlers | { text: typeof defaultHandlers.text },
+    ) =>
+      unified()
+        .use(remarkGfm, tableSettings)
+        .use(remarkStringify, {
+          ...stringifySettings,
+          handlers: { ...stringifySettings.handlers, ...handlers },
+          unsafe,
+        });
+    const expected = withRule({ text: defaultHandlers.text }).stringify(structuredClone(tree));
+    expect(expected).toBe('a\\!_b_\n');
+    expect(withRule(stringifySettings.handlers).stringify(structuredClone(tree))).toBe(expected);
+  });
+
   it('escapes what would read as markup in prose', () => {
     const tree: Root = {
       type: 'root',
