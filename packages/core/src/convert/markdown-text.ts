@@ -37,7 +37,6 @@ export function escapedText(
 ): string {
   const all = state.unsafe;
   const value = node.value;
-  const around = info.before + info.after;
   const subject = info.before + value + info.after;
   const scoped = scopedRulesOf(all, state.stack);
   const candidates = hasLineEnding(subject) ? scoped.withLineEnding : scoped.withoutLineEnding;
@@ -58,7 +57,7 @@ export function escapedText(
     }
   }
   // With no rule left the library returns the text as is, unless a backslash needs escaping.
-  if (!rules && !value.includes('\\') && !around.includes('\\')) return value;
+  if (!rules && !subject.includes('\\')) return value;
   state.unsafe = rules ?? [];
   try {
     return defaultHandlers.text(node, parent, state, info);
