@@ -12,7 +12,13 @@
  * bound to the neighbouring nodes, which the library matches on the text alone).
  */
 import type { Parents as MdastParents, Text } from 'mdast';
-import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-to-markdown';
+import {
+  defaultHandlers,
+  type Info,
+  type SafeConfig,
+  type State,
+  type Unsafe,
+} from 'mdast-util-to-markdown';
 
 /** The rules that may apply in one construct stack, by whether a line ending is at hand. */
 interface ScopedRules {
@@ -36,9 +42,39 @@ export function escapedText(
   info: Info,
 ): string {
   const all = state.unsafe;
-  const value = node.value;
+  const rules = rulesThatMayApply(state, node.value, info);
+  if (rules === undefined) return node.value;
+  state.unsafe = rules;
+  try {
+    return defaultHandlers.text(node, parent, state, info);
+  } finally {
+    state.unsafe = all;
+  }
+}
+
+/**
+ * `state.safe(value, info)` with the same filter: what the library writes for a link's
+ * destination or title, without running its ~90 rules over every URL.
+ */
+export function safeValue(state: State, value: string, info: SafeConfig): string {
+  const all = state.unsafe;
+  const rules = rulesThatMayApply(state, value, info);
+  if (rules === undefined) return value;
+  state.unsafe = rules;
+  try {
+    return state.safe(value, info);
+  } finally {
+    state.unsafe = all;
+  }
+}
+
+/**
+ * The rules that may escape something in `value` between its neighbours, or undefined when the
+ * library would return `value` as it is.
+ */
+function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsafe[] | undefined {
   const subject = info.before + value + info.after;
-  const scoped = scopedRulesOf(all, state.stack);
+  const scoped = scopedRulesOf(state.unsafe, state.stack);
   const candidates = hasLineEnding(subject) ? scoped.withLineEnding : scoped.withoutLineEnding;
   const seen = value.includes('_') ? subject : value;
   // Loops, not .filter() with an arrow: a closure made per text node loses its optimised code
@@ -57,13 +93,8 @@ export function escapedText(
     }
   }
   // With no rule left the library returns the text as is, unless a backslash needs escaping.
-  if (!rules && !subject.includes('\\')) return value;
-  state.unsafe = rules ?? [];
-  try {
-    return defaultHandlers.text(node, parent, state, info);
-  } finally {
-    state.unsafe = all;
-  }
+  if (!rules && !subject.includes('\\')) return undefined;
+  return rules ?? [];
 }
 
 /** Whether the rule's own pattern, as the library compiles it, matches the text with its neighbours. */
