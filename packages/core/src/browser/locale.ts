@@ -15,12 +15,21 @@ export interface BrowserLocale {
 
 // Several zones for one country (US, BR, RU …): the one with most tz database zones grouped
 // under it stands for the country, which picks the most populous zone for the large ones
-// (New York, São Paulo, Sydney, Toronto, Mexico City, Shanghai, Jakarta).
-const zoneByCountry = new Map<string, string>();
-for (const zone of getTimeZones({ includeUtc: false }).sort(
-  (a, b) => b.group.length - a.group.length,
-)) {
-  if (!zoneByCountry.has(zone.countryCode)) zoneByCountry.set(zone.countryCode, zone.name);
+// (New York, São Paulo, Sydney, Toronto, Mexico City, Shanghai, Jakarta). Built on first use:
+// the table computes every zone's offset through Intl, ~0.3 s of CPU that every `trawl` command
+// paid at start-up though only browser scrapes with a `location` read it (issue 17).
+let zoneByCountry: Map<string, string> | undefined;
+
+function zoneOf(country: string): string | undefined {
+  if (!zoneByCountry) {
+    zoneByCountry = new Map();
+    for (const zone of getTimeZones({ includeUtc: false }).sort(
+      (a, b) => b.group.length - a.group.length,
+    )) {
+      if (!zoneByCountry.has(zone.countryCode)) zoneByCountry.set(zone.countryCode, zone.name);
+    }
+  }
+  return zoneByCountry.get(country);
 }
 
 /** The country of a `location.country` value (`us-generic` and `us-whitelist` are the US). */
@@ -46,5 +55,5 @@ export function browserLocaleOf(
       locale = 'en-US';
     }
   }
-  return { locale, timezoneId: zoneByCountry.get(country) ?? 'UTC' };
+  return { locale, timezoneId: zoneOf(country) ?? 'UTC' };
 }
