@@ -113,6 +113,14 @@ export interface WorkerPoolOptions {
   /** Most worker threads at once. @default the machine's cores */
   threads?: number;
   /**
+   * Tasks a worker holds at once. Above 1 a worker gets its next task while it runs one, so it
+   * does not wait for the calling thread between tasks; but piscina gives a task that can be
+   * stopped (one with an AbortSignal) a worker of its own, so such a pool stops a task by
+   * replacing all its workers, and the tasks it held besides fail with WorkerUnavailableError
+   * (their callers run them in their own thread). For short tasks only. @default 1
+   */
+  tasksPerThread?: number;
+  /**
    * Young generation per worker, in MB. Short tasks that allocate much and keep little (page
    * conversion) run as well in a small one, and each worker's RSS stays small.
    * @default V8's own
@@ -128,13 +136,27 @@ export class WorkerUnavailableError extends Error {
   override name = 'WorkerUnavailableError';
 }
 
+/**
+ * A task lost with its worker through no proven fault of its own, in a pool whose workers hold
+ * several tasks: the workers were replaced to stop another task, or one ran out of memory while
+ * holding this task and another. Run it once more; if it is lost again, `cause` is its error.
+ */
+export class TaskLostError extends Error {
+  override name = 'TaskLostError';
+}
+
 const pools = new Set<WorkerPool>();
 
-/** Why a running task was stopped from outside. */
-type StopReason = 'deadline' | 'memory' | 'closed';
+/**
+ * Why a running task was stopped from outside: its deadline, memory, the pool closing, or its
+ * workers replaced to stop another task (pools of several tasks per thread).
+ */
+type StopReason = 'deadline' | 'memory' | 'closed' | 'replaced';
 
 interface TaskState {
   stopped?: StopReason;
+  /** The piscina instance running it. */
+  pool: Piscina;
   /** The process's RSS when the task started, in bytes. */
   startRss: number;
   /** The growth it was allowed when stopped for memory, in MB. */
@@ -162,8 +184,8 @@ export class WorkerPool {
         minThreads: 0,
         maxThreads: this.#options.threads ?? availableParallelism(),
         idleTimeout: this.#options.idleMs ?? 30_000,
-        // One task per worker: terminating a worker at a deadline ends only that task.
-        concurrentTasksPerWorker: 1,
+        // With one task per worker, terminating a worker at a deadline ends only that task.
+        concurrentTasksPerWorker: this.#options.tasksPerThread ?? 1,
         resourceLimits: {
           maxOldGenerationSizeMb: this.#options.maxHeapMb,
           ...(this.#options.maxYoungMb
@@ -220,10 +242,16 @@ export class WorkerPool {
     if (!(await this.usable()))
       throw new WorkerUnavailableError(`${this.#options.what} cannot run in a worker thread`);
     const abort = new AbortController();
+    const pool = this.#start();
     // RSS is read from /proc: only pools that watch memory pay for it.
     const state: TaskState = {
+      pool,
       startRss: this.#options.maxRssGrowthMb === undefined ? 0 : process.memoryUsage.rss(),
     };
+    const exclusive = (this.#options.tasksPerThread ?? 1) === 1;
+    // A shared worker cannot be stopped for one task: its pool is replaced instead.
+    if (!exclusive)
+      abort.signal.addEventListener('abort', () => this.#replace(pool), { once: true });
     const timer = setTimeout(
       () => {
         state.stopped = 'deadline';
@@ -234,8 +262,8 @@ export class WorkerPool {
     this.#running.set(abort, state);
     this.#watchMemory();
     try {
-      const outcome = (await this.#start().run(task, {
-        signal: abort.signal,
+      const outcome = (await pool.run(task, {
+        ...(exclusive ? { signal: abort.signal } : {}),
         ...(transferList ? { transferList } : {}),
       })) as WorkerOutcome<T>;
       this.#completed += 1;
@@ -248,6 +276,10 @@ export class WorkerPool {
         throw new WorkerUnavailableError(`${this.#options.what} was stopped: its pool closed`, {
           cause: error,
         });
+      if (state.stopped === 'replaced')
+        throw new TaskLostError(`${this.#options.what} was stopped with another task`, {
+          cause: new TimeoutError(`${this.#options.what} was stopped with another task`),
+        });
       if (state.stopped === 'memory')
         throw new ContentTooLargeError(
           `${this.#options.what} needed more than ${state.allowedMb} MB of memory and was stopped`,
@@ -258,11 +290,15 @@ export class WorkerPool {
           cause: error,
         });
       const code = (error as { code?: string }).code;
-      if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit/i.test((error as Error).message))
-        throw new ContentTooLargeError(
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /memory limit/i.test((error as Error).message)) {
+        const tooLarge = new ContentTooLargeError(
           `${this.#options.what} needed more than ${this.#options.maxHeapMb} MB of memory and was stopped`,
           { cause: error },
         );
+        // Which of the worker's tasks needed the memory cannot be told.
+        if (!exclusive) throw new TaskLostError(tooLarge.message, { cause: tooLarge });
+        throw tooLarge;
+      }
       throw error;
     } finally {
       clearTimeout(timer);
@@ -295,6 +331,17 @@ export class WorkerPool {
       }
     }, 50);
     this.#watch.unref();
+  }
+
+  /**
+   * Ends the workers of `pool` to stop a task on it: the pool's other tasks are marked replaced,
+   * and the next task starts a fresh pool.
+   */
+  #replace(pool: Piscina): void {
+    for (const state of this.#running.values())
+      if (state.pool === pool) state.stopped ??= 'replaced';
+    if (this.#pool === pool) this.#pool = undefined;
+    void pool.destroy().catch(() => undefined);
   }
 
   /** Tasks running now. */

@@ -93,6 +93,22 @@ describe('convertThreads', () => {
     expect(completed(1)).toBe(before + 1);
   });
 
+  it('converts again a page held by a thread that is stopped for another page', async () => {
+    // A conversion thread holds its next page while it converts one. Stopping the slow page at
+    // its deadline ends the thread, and with it the page waiting behind it, which did nothing
+    // wrong: that one is converted again on a fresh thread.
+    const slow = scrape(at('/large?mb=8'), { timeout: 1000 }, oneThread).catch(
+      (caught: unknown) => caught,
+    );
+    await vi.waitFor(() => expect(conversionPool(1)?.running).toBeGreaterThan(0), {
+      timeout: 20_000,
+      interval: 5,
+    });
+    const waiting = scrape(at('/articles/plain.html'), { timeout: 30_000 }, oneThread);
+    expect(await slow).toMatchObject({ code: 'SCRAPE_TIMEOUT' });
+    expect((await waiting).markdown).toBeTruthy();
+  });
+
   it('finishes a page in this thread when the pool is closed during its conversion', async () => {
     // What `trawl crawl` does at Ctrl-C: the pools close while pages are converting. A page cut
     // off that way did not fail; reported as failed, it would be lost to a resumed crawl.
