@@ -3,7 +3,6 @@
  * each capability's `options.ts`. Core reads no environment; packages/http maps env variables and
  * the config file onto this schema.
  */
-import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { ValidationError } from './errors.ts';
 import { zodIssuesToFieldIssues } from './internal/zod.ts';
@@ -12,6 +11,7 @@ import type { LlmProvider, LlmUsage } from './interfaces/llm-provider.ts';
 import type { MediaSink } from './interfaces/media-sink.ts';
 import type { Store } from './interfaces/store.ts';
 import { daysMs } from './internal/time.ts';
+import { defaultConvertThreads } from './scrape/conversion-threads.ts';
 
 const desktopUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Trawl/0.1';
@@ -69,12 +69,7 @@ export const engineConfigSchema = z
      * busy, and a thread more than the cores only adds switching and memory (bench/README.md).
      * @default the machine's cores less one, at least 1
      */
-    convertThreads: z
-      .number()
-      .int()
-      .min(0)
-      .max(256)
-      .default(() => Math.max(1, availableParallelism() - 1)),
+    convertThreads: z.number().int().min(0).max(256).default(defaultConvertThreads),
     /**
      * Pages a crawl or batch scrape fetches at once when the request sets no maxConcurrency.
      * @default 10

@@ -1,8 +1,17 @@
 /** Process entry of the `trawl` command. */
 import { setFlagsFromString } from 'node:v8';
-import { closeBrowsers, closeWorkerPools } from '@trawl/core';
-import { runCli } from './cli/index.ts';
-import { userDirectory } from './cli/cwd.ts';
+import { defaultConvertThreads, warmConversionThreads } from '@trawl/core/threads';
+import { threadsToWarm } from './cli/warm-threads.ts';
+
+// The conversion threads load the converter (~0.4 s) while this thread loads the engine and the
+// command, instead of after the first page was fetched (issue 17). Static imports load before
+// any code runs, so the rest comes in through dynamic imports below.
+const warm = threadsToWarm(process.argv.slice(2), process.env, defaultConvertThreads());
+if (warm !== undefined) warmConversionThreads(warm);
+
+const { closeBrowsers, closeWorkerPools } = await import('@trawl/core');
+const { runCli } = await import('./cli/index.ts');
+const { userDirectory } = await import('./cli/cwd.ts');
 
 // After a full GC, V8 lets the old generation grow to up to four times what survived before it
 // runs the next one. A crawl promotes the pages in flight (~1 MB a scavenge), so over a long

@@ -13,7 +13,7 @@ import {
   type Document,
   type ScrapeOptions,
 } from '@trawl/core';
-import { conversionPool } from '../../src/scrape/convert-pool.js';
+import { conversionPool } from '../../src/scrape/conversion-threads.js';
 
 const site = inject('fixtureUrl');
 const at = (path: string) => `${site}${path}`;
