@@ -11,7 +11,7 @@ import type { LlmProvider, LlmUsage } from './interfaces/llm-provider.ts';
 import type { MediaSink } from './interfaces/media-sink.ts';
 import type { Store } from './interfaces/store.ts';
 import { daysMs } from './internal/time.ts';
-import { defaultConvertThreads } from './scrape/conversion-threads.ts';
+import { defaultConvertThreads } from './internal/cores.ts';
 
 const desktopUserAgent =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Trawl/0.1';

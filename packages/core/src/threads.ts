@@ -4,4 +4,5 @@
  * the converter while the command loads the rest (~0.4 s of every crawl or scrape, issue 17).
  * Library users need none of it: the threads start on the first page.
  */
-export { defaultConvertThreads, warmConversionThreads } from './scrape/conversion-threads.ts';
+export { defaultConvertThreads } from './internal/cores.ts';
+export { warmConversionThreads } from './scrape/conversion-threads.ts';

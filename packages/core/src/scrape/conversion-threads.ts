@@ -5,7 +5,6 @@
  * a thread takes ~0.4 s to load the converter, which the `trawl` command otherwise waited for
  * after its own start-up, on every crawl and scrape (issue 17).
  */
-import { availableParallelism } from 'node:os';
 import { WorkerPool } from '../internal/worker-pool.ts';
 
 /**
@@ -53,11 +52,6 @@ export function conversionPool(threads: number): WorkerPool | undefined {
     pools.set(threads, pool);
   }
   return pool;
-}
-
-/** Conversion threads when nothing sets `convertThreads`: the cores less one, at least one. */
-export function defaultConvertThreads(): number {
-  return Math.max(1, availableParallelism() - 1);
 }
 
 /**
