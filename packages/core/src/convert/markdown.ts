@@ -1,6 +1,7 @@
 /**
- * Cleaned tree → GFM markdown: our converter builds the mdast (mdast.ts), and unified's
- * remark-stringify with remark-gfm (tables, strikethrough) writes it.
+ * Cleaned tree → GFM markdown: our converter builds the mdast (mdast.ts), and our writer
+ * (markdown-writer.ts) writes it exactly as remark-stringify with remark-gfm does with the
+ * settings below, handing that library, on its own state, what it does not write itself.
  */
 import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot } from 'mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
