@@ -88,14 +88,14 @@ export class MarkdownWriter {
     let result = '';
     for (let index = 0; index < children.length; index++) {
       const child = children[index]!;
-      result += this.#block(child, parent);
+      result += this.#block(child, parent, index);
       if (child.type !== 'list') this.#state.bulletLastUsed = undefined;
       if (index < children.length - 1) result += this.#between(child, children[index + 1]!, parent);
     }
     return result;
   }
 
-  #block(node: Block, parent: FlowParent): string {
+  #block(node: Block, parent: FlowParent, index: number): string {
     switch (node.type) {
       case 'paragraph': {
         this.#enter('paragraph', 'phrasing');
@@ -114,7 +114,7 @@ export class MarkdownWriter {
       case 'list':
         return this.#list(node);
       case 'listItem':
-        return this.#listItem(node, parent as List);
+        return this.#listItem(node, parent as List, index);
       case 'code':
         return this.#code(node);
       case 'thematicBreak':
@@ -170,11 +170,12 @@ export class MarkdownWriter {
     return value;
   }
 
-  #listItem(node: ListItem, list: List): string {
+  /** Item `index` of `list`: passed down, as the library's indexOf per item is quadratic. */
+  #listItem(node: ListItem, list: List, index: number): string {
     let bullet = this.#state.bulletCurrent || '-';
     if (list.ordered) {
       const start = typeof list.start === 'number' && list.start > -1 ? list.start : 1;
-      bullet = `${start + list.children.indexOf(node)}${bullet}`;
+      bullet = `${start + index}${bullet}`;
     }
     // listItemIndent 'one': one space after the marker, continuation lines under its text.
     this.#enter('listItem');

@@ -43,11 +43,18 @@ export const stringifySettings = {
   handlers: { text: escapedText, table },
 } as const;
 
+/** A remark-stringify processor with our settings, and `handlers` beside ours. */
+function stringifier(handlers: Record<string, Handle> = {}) {
+  return unified()
+    .use(remarkGfm, tableSettings)
+    .use(remarkStringify, {
+      ...stringifySettings,
+      handlers: { ...stringifySettings.handlers, ...handlers },
+    });
+}
+
 // Built once: plugin attachment and option merging are the costly part of a unified processor.
-const processor = unified()
-  .use(remarkGfm, tableSettings)
-  .use(remarkStringify, stringifySettings)
-  .freeze();
+const processor = stringifier().freeze();
 
 let writer: MarkdownWriter | undefined;
 
@@ -58,16 +65,10 @@ let writer: MarkdownWriter | undefined;
 export function markdownWriter(): MarkdownWriter {
   if (!writer) {
     let caught: State | undefined;
-    unified()
-      .use(remarkGfm, tableSettings)
-      .use(remarkStringify, {
-        ...stringifySettings,
-        handlers: {
-          ...stringifySettings.handlers,
-          trawlState: stateCatcher((state) => (caught = state)),
-        },
-      })
-      .stringify({ type: 'root', children: [{ type: 'trawlState' }] } as unknown as MdastRoot);
+    stringifier({ trawlState: stateCatcher((state) => (caught = state)) }).stringify({
+      type: 'root',
+      children: [{ type: 'trawlState' }],
+    } as unknown as MdastRoot);
     if (!caught) throw new Error('mdast-util-to-markdown did not hand over its state');
     writer = new MarkdownWriter(caught);
   }

@@ -1,5 +1,4 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
-import { availableParallelism } from 'node:os';
 import { ValidationError } from '@trawl/core';
 import { configRows, envNamesOf, loadConfig, type TrawlConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
@@ -11,6 +10,7 @@ import { toInteger } from './page-flags.ts';
 import { openQueue } from './queue.ts';
 import { serverOptionsFrom } from './server-options.ts';
 import { openCounters, openStore } from './store.ts';
+import { servedConvertThreads } from './warm-threads.ts';
 
 const usage = `Usage: trawl serve [options]
 
@@ -30,15 +30,9 @@ loopback only. Fetching private and loopback addresses is refused unless
 TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
 `;
 
-/**
- * What serving changes in the defaults. A server's main thread spends about half its time
- * waiting on sockets (measured under full load), so the conversion pool gets a thread per core
- * rather than the cores less one: on 2 cores, `POST /v2/scrape` answered 66–69 requests/s
- * against 51–54 with one thread, p99 ~0.4 s against ~2 s (bench/README.md, issue 17). A crawl's
- * main thread is busier (store, output) and keeps the general default.
- */
+/** What serving changes in the defaults: a conversion thread per core (warm-threads.ts). */
 function servedDefaults(): Record<string, unknown> {
-  return { convertThreads: availableParallelism() };
+  return { convertThreads: servedConvertThreads() };
 }
 
 /**

@@ -25,6 +25,16 @@ export function threadsToWarm(
     const threads = Number(fromEnv);
     return Number.isInteger(threads) && threads > 0 && threads <= 256 ? threads : undefined;
   }
-  // `trawl serve` runs a thread per core (serve.ts, servedDefaults).
-  return command === 'serve' ? availableParallelism() : defaultThreads;
+  return command === 'serve' ? servedConvertThreads() : defaultThreads;
+}
+
+/**
+ * Conversion threads of `trawl serve`: one per core. A server's main thread spends about half
+ * its time waiting on sockets (measured under full load), so the pool gets a thread per core
+ * rather than the cores less one: on 2 cores, `POST /v2/scrape` answered 66–69 requests/s
+ * against 51–54 with one thread, p99 ~0.4 s against ~2 s (bench/README.md, issue 17). A crawl's
+ * main thread is busier (store, output) and keeps the general default.
+ */
+export function servedConvertThreads(): number {
+  return availableParallelism();
 }
