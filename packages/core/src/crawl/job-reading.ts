@@ -74,7 +74,10 @@ export async function* readDocuments(
   for (;;) {
     const { changed, final } = await look();
     const kept = recent?.from(next, 50) ?? [];
-    const entries = kept.length > 0 ? kept : await state.documents(next, 50);
+    // Only a final job, or one whose next document will not come through `recent`, is read
+    // from the store: another owner's slots and a resumed job's earlier pages are there only.
+    const fromStore = kept.length === 0 && (final || !recent?.isAhead(next));
+    const entries = fromStore ? await state.documents(next, 50) : kept;
     for (const entry of entries) {
       if (kept.length > 0) recent?.release(entry.ordinal);
       yield entry.document;

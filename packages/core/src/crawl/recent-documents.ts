@@ -15,6 +15,7 @@ export interface OrdinalDocument {
 export class RecentDocuments {
   readonly #byOrdinal = new Map<number, Document>();
   readonly #limit: number;
+  #newest = -1;
 
   constructor(limit: number) {
     this.#limit = limit;
@@ -23,6 +24,7 @@ export class RecentDocuments {
   /** Keeps a document just stored under `ordinal`, dropping the oldest past the limit. */
   remember(ordinal: number, document: Document): void {
     this.#byOrdinal.set(ordinal, document);
+    if (ordinal > this.#newest) this.#newest = ordinal;
     for (const oldest of this.#byOrdinal.keys()) {
       if (this.#byOrdinal.size <= this.#limit) break;
       this.#byOrdinal.delete(oldest);
@@ -37,6 +39,18 @@ export class RecentDocuments {
    */
   release(ordinal: number): void {
     this.#byOrdinal.delete(ordinal);
+  }
+
+  /**
+   * Whether the document of `ordinal` is yet to be remembered: past every ordinal remembered so
+   * far, so still being written by this job, which remembers it once it is stored. A reader
+   * waits for it rather than read the store: it found the commit done but the document not yet
+   * remembered more than half the time, read and parsed it again, and the copy it then left
+   * here was never released (issue 17). False before anything is remembered, when a resumed
+   * job's earlier documents are in the store only.
+   */
+  isAhead(ordinal: number): boolean {
+    return this.#newest >= 0 && ordinal > this.#newest;
   }
 
   /** The documents from ordinal `from` on, consecutive and in order, at most `limit`. */
