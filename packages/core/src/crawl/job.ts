@@ -66,7 +66,7 @@ export class JobRunner extends RecordedJob implements Job {
   readonly #dispatch: PageDispatch | undefined;
   #stopWatch: (() => void) | undefined;
   /** The last 128 stored documents, for an iterator that keeps up (the objects 'document' gets). */
-  readonly #recent = new RecentDocuments(128);
+  readonly #recent: RecentDocuments;
 
   constructor(state: JobState, plan: JobPlan, context: EngineContext, dispatch?: PageDispatch) {
     super(state);
@@ -76,6 +76,8 @@ export class JobRunner extends RecordedJob implements Job {
     this.config = context.config ?? resolveEngineConfig();
     this.#status = state.record.status;
     if (state.store.capabilities?.shared) this.#storing = Promise.resolve();
+    // In a shared store another owner of the job may fill result slots this process never sees.
+    this.#recent = new RecentDocuments(128, { onlyWriter: !this.#storing });
     const options = state.record.options as { maxConcurrency?: number };
     this.#concurrency = options.maxConcurrency ?? this.config.crawlConcurrency;
     this.#hostConcurrency = this.config.hostConcurrency;

@@ -15,10 +15,17 @@ export interface OrdinalDocument {
 export class RecentDocuments {
   readonly #byOrdinal = new Map<number, Document>();
   readonly #limit: number;
+  readonly #onlyWriter: boolean;
   #newest = -1;
 
-  constructor(limit: number) {
+  /**
+   * `onlyWriter`: this job writes every result slot, so any ordinal past the newest remembered
+   * is still on its way here. False for a job in a shared store, where another owner may fill
+   * slots: readers then go to the store as soon as memory has nothing for them.
+   */
+  constructor(limit: number, options: { onlyWriter: boolean } = { onlyWriter: true }) {
     this.#limit = limit;
+    this.#onlyWriter = options.onlyWriter;
   }
 
   /** Keeps a document just stored under `ordinal`, dropping the oldest past the limit. */
@@ -50,7 +57,7 @@ export class RecentDocuments {
    * job's earlier documents are in the store only.
    */
   isAhead(ordinal: number): boolean {
-    return this.#newest >= 0 && ordinal > this.#newest;
+    return this.#onlyWriter && this.#newest >= 0 && ordinal > this.#newest;
   }
 
   /** The documents from ordinal `from` on, consecutive and in order, at most `limit`. */

@@ -70,6 +70,12 @@ describe('RecentDocuments', () => {
     expect(recent.isAhead(4)).toBe(true);
   });
 
+  it('in a shared store, where another owner may fill slots, nothing counts as still to come', () => {
+    const recent = new RecentDocuments(10, { onlyWriter: false });
+    recent.remember(3, doc(3));
+    expect(recent.isAhead(4)).toBe(false);
+  });
+
   it('a reader that caught up waits for the next document instead of reading the store', async () => {
     const recent = new RecentDocuments(10);
     recent.remember(0, doc(0));
