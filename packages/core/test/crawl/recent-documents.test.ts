@@ -57,6 +57,17 @@ function drivenLook() {
   };
 }
 
+/** Starts an iterator over the job, collecting the markdown of what it yields into `taken`. */
+function startReading(state: JobState, recent: RecentDocuments) {
+  const driven = drivenLook();
+  const taken: string[] = [];
+  const reading = (async () => {
+    for await (const document of readDocuments(state, driven.look, recent))
+      taken.push(document.markdown ?? '');
+  })();
+  return { driven, taken, reading };
+}
+
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('RecentDocuments', () => {
@@ -81,12 +92,7 @@ describe('RecentDocuments', () => {
     recent.remember(0, doc(0));
     // Document 1 is committed but not yet remembered: the reader must not parse it from the store.
     const state = new CountingState([0, 1]);
-    const driven = drivenLook();
-    const taken: string[] = [];
-    const reading = (async () => {
-      for await (const document of readDocuments(state, driven.look, recent))
-        taken.push(document.markdown ?? '');
-    })();
+    const { driven, taken, reading } = startReading(state, recent);
     await tick();
     expect(taken).toEqual(['page 0']);
     expect(state.reads).toBe(0);
@@ -106,12 +112,7 @@ describe('RecentDocuments', () => {
     // 0 and 1 come from an earlier run; 2 was lost with a failed write; 3 is this run's.
     recent.remember(3, doc(3));
     const state = new CountingState([0, 1, 3]);
-    const driven = drivenLook();
-    const taken: string[] = [];
-    const reading = (async () => {
-      for await (const document of readDocuments(state, driven.look, recent))
-        taken.push(document.markdown ?? '');
-    })();
+    const { driven, taken, reading } = startReading(state, recent);
     await tick();
     expect(taken).toEqual(['page 0', 'page 1', 'page 3']);
     driven.end();
