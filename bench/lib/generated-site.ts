@@ -57,7 +57,8 @@ function linkTargets(n: number, pages: number, next: () => number): number[] {
   const targets = new Set<number>();
   for (let child = 4 * n + 1; child <= 4 * n + 4 && child < pages; child++) targets.add(child);
   targets.add((n + 1) % pages);
-  while (targets.size < 14) targets.add(Math.floor(next() * pages));
+  // A site of fewer than 14 pages cannot give 14 distinct targets: every page is then linked.
+  while (targets.size < Math.min(14, pages)) targets.add(Math.floor(next() * pages));
   return [...targets];
 }
 
