@@ -202,6 +202,23 @@ describe('trawl crawl', () => {
     expect(urls.sort()).toEqual([...slowSite.urls].sort());
     expect(existsSync(join(dataDir, 'trawl.db'))).toBe(true);
   }, 60_000);
+
+  it('stops as on Ctrl-C when its reader goes away (`| head`), without a stack trace', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=development', bin, 'crawl', `${slowSite.url}/`, '--concurrency', '2'],
+      { env: { ...process.env, TRAWL_DATA_DIR: newDataDir() }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // The first line read, the pipe closes, as `head -1` closes it.
+    for await (const _ of createInterface({ input: child.stdout })) break;
+    child.stdout.destroy();
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/--resume [0-9a-f-]{36}/);
+    expect(stderr).not.toContain('EPIPE');
+  }, 60_000);
 });
 
 describe('trawl map', () => {

@@ -40,9 +40,27 @@ setFlagsFromString('--heap-growing-percent=100');
 const directory = userDirectory(process.env, process.cwd());
 if (directory !== process.cwd()) process.chdir(directory);
 
+/**
+ * Settles once `stream` has written what it held back, or can write no more. Writes to a pipe are
+ * asynchronous: without waiting here, a crawl read by a slower program (`| jq`, a loader)
+ * buffered every page it had not read, ~40 KB each (issue 17).
+ */
+function outputDrained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done).on('error', done);
+  });
+}
+
 const interrupt = new AbortController();
 // The first Ctrl-C lets a long command stop cleanly; a second one kills the process as usual.
 process.once('SIGINT', () => interrupt.abort());
+// A reader that went away (`trawl crawl … | head`) ends the command as Ctrl-C does, the job kept
+// to resume, instead of a stack trace for the EPIPE of the next write.
+process.stdout.on('error', () => interrupt.abort());
 
 const exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
@@ -50,6 +68,8 @@ const exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   signal: interrupt.signal,
   stderrIsTTY: process.stderr.isTTY,
+  stdoutBacklog: () =>
+    process.stdout.writableNeedDrain ? outputDrained(process.stdout) : undefined,
 });
 // A command that rendered pages would otherwise wait for Chromium's idle timeout to exit; the
 // conversion threads hold no process open, but their memory goes back at once.

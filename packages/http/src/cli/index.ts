@@ -22,6 +22,13 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Whether stderr is a terminal: progress redraws one line instead of printing many. */
   stderrIsTTY?: boolean;
+  /**
+   * Undefined while stdout takes what it is given; else a promise that settles once the output
+   * held back for a slow reader has gone out (or stdout closed). Commands that print page after
+   * page wait on it, so a reader slower than the crawl holds the printing back instead of the
+   * process buffering every page it has not read yet.
+   */
+  stdoutBacklog?: () => Promise<void> | undefined;
 }
 
 /** A command as the main help lists it, and how to load it. */

@@ -18,6 +18,8 @@ export interface JobOutputFlags {
 /** Where documents go. */
 interface Sink {
   document(document: Document): void;
+  /** Settles once the sink can take more; undefined when it can now. */
+  backlog(): Promise<void> | undefined;
   errors(errors: readonly { url: string; code: string; error: string }[]): void;
 }
 
@@ -81,6 +83,9 @@ class StdoutSink implements Sink {
   document(document: Document): void {
     this.#io.stdout(`${JSON.stringify(document)}\n`);
   }
+  backlog(): Promise<void> | undefined {
+    return this.#io.stdoutBacklog?.();
+  }
   errors(): void {
     // Errors are listed on stderr; stdout stays one document per line.
   }
@@ -110,6 +115,10 @@ class FolderSink implements Sink {
       statusCode: document.metadata.statusCode,
     };
     appendFileSync(this.#index, `${JSON.stringify(entry)}\n`);
+  }
+  backlog(): undefined {
+    // Files are written synchronously: nothing is ever held back.
+    return undefined;
   }
   errors(errors: readonly { url: string; code: string; error: string }[]): void {
     writeFileSync(
@@ -161,7 +170,27 @@ async function writeAll(job: Job, sink: Sink, signal: AbortSignal | undefined): 
     if (next === 'aborted') return true;
     if (next.done) return false;
     sink.document(next.value);
+    // The job keeps crawling meanwhile: its documents wait in the store, not in this process.
+    const backlog = sink.backlog();
+    if (backlog && (await settledOrAborted(backlog, signal)) === 'aborted') return true;
   }
+}
+
+/** Waits for `promise` to settle, or for `signal` to fire first. */
+function settledOrAborted(
+  promise: Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<'settled' | 'aborted'> {
+  if (signal?.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => {
+    const onAbort = () => resolve('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve('settled');
+    };
+    promise.then(settle, settle);
+  });
 }
 
 /**
