@@ -4,9 +4,9 @@
  * Prints one JSON line.
  *
  * - trawl: `crawl()` with the embedded SQLite store, full documents (markdown, links, metadata).
- * - trawl-cli: `trawl crawl <url> --limit <pages>` as a user runs it, JSON lines to a pipe read
- *   at full speed into a file, checked after the crawl; CPU and peak RSS are those of the CLI's
- *   whole process tree, not this runner.
+ * - trawl-cli: `trawl crawl <url> --limit <pages> --formats markdown,links` as a user runs it,
+ *   JSON lines to a pipe read at full speed into a file, checked after the crawl; CPU and peak
+ *   RSS are those of the CLI's whole process tree, not this runner.
  * - crawlee: a plain `CheerioCrawler` (same-hostname links) converting each page's body with
  *   turndown, keeping title, markdown and links — what a crawlee user would write — with its
  *   concurrency pinned: left to its autoscaler it idles at 15–19 pages/s on this machine with
@@ -117,6 +117,10 @@ async function runTrawlCli(): Promise<RunnerResult> {
       `${siteUrl}/`,
       '--limit',
       String(pages),
+      // The same full documents as the library run: without --formats the CLI prints markdown
+      // and metadata only.
+      '--formats',
+      'markdown,links',
       '--quiet',
       ...(concurrency ? ['--concurrency', String(concurrency)] : []),
     ],
@@ -131,8 +135,10 @@ async function runTrawlCli(): Promise<RunnerResult> {
   })) {
     const document = JSON.parse(line) as {
       markdown?: string;
+      links?: string[];
       metadata: { url?: string; sourceURL?: string };
     };
+    if (!Array.isArray(document.links)) throw new Error('trawl crawl printed a page without links');
     count += 1;
     bytes += document.markdown?.length ?? 0;
     urls.add(document.metadata.url ?? document.metadata.sourceURL ?? '');
