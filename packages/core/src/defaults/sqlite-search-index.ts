@@ -1,7 +1,17 @@
 /**
- * The built-in index of the embedded store: SQLite FTS5 in the store's own file. A plain table
- * holds each page's URL and filter columns; an FTS5 table with the same rowid holds its text.
- * Ranking is FTS5's BM25 with the title weighted above headings, description and body.
+ * The built-in index of the embedded store: SQLite FTS5 in the store's own file. One plain table
+ * holds each page (URL, filter columns and text); an FTS5 table over it (external content, so the
+ * text is stored once) holds the words. Ranking is FTS5's BM25 with the title weighted above
+ * headings, description and body.
+ *
+ * Pages are indexed lazily (issue 17). A put stores the page's row, which costs about what storing
+ * its document does; splitting its ~6,000 words into FTS5's lists cost three times that, on the
+ * thread that fetches and stores every page of a crawl. So the words of pages past the
+ * `indexed through` mark are added when the index is next read (query, stats) or once no page
+ * has been put for `idleDelayMs`, a few pages at a time; a crawl that is fetching as fast as it
+ * can never pays for a search nobody has asked for yet, and a crawl waiting on a slow site
+ * indexes in its pauses. Row ids are AUTOINCREMENT, never reused, so the rows past the mark are
+ * exactly the ones not indexed, whichever process wrote them, and they survive a restart.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreError } from '../errors.ts';
@@ -25,21 +35,51 @@ const weights = [10, 3, 5, 1] as const;
 /** Tokens of context in a snippet. */
 const snippetTokens = 24;
 
+/**
+ * Creates the tables, or moves an index of the layout before lazy indexing (`search_docs` and an
+ * FTS5 table holding its own copy of the text) into them, to be indexed again lazily.
+ */
 function createSchema(db: DatabaseSync): void {
   db.exec(`
-    CREATE TABLE IF NOT EXISTS search_docs (
-      id INTEGER PRIMARY KEY,
+    CREATE TABLE IF NOT EXISTS search_pages (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
       url TEXT NOT NULL UNIQUE,
       domain TEXT NOT NULL,
       language TEXT NOT NULL,
-      fetched_at INTEGER NOT NULL
+      fetched_at INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      description TEXT NOT NULL,
+      headings TEXT NOT NULL,
+      body TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS search_docs_domain ON search_docs (domain);
-    CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
+    CREATE INDEX IF NOT EXISTS search_pages_domain ON search_pages (domain);
+    CREATE VIRTUAL TABLE IF NOT EXISTS search_words USING fts5(
       title, description, headings, body,
+      content = 'search_pages', content_rowid = 'id',
       tokenize = 'unicode61 remove_diacritics 2'
     );
+    CREATE TABLE IF NOT EXISTS search_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT OR IGNORE INTO search_state (name, value) VALUES ('indexed_through', 0);
   `);
+  const old = db
+    .prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('search_docs', 'search_text')")
+    .get() as { n: number };
+  if (old.n < 2) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`
+      INSERT OR IGNORE INTO search_pages
+        (url, domain, language, fetched_at, title, description, headings, body)
+      SELECT d.url, d.domain, d.language, d.fetched_at, t.title, t.description, t.headings, t.body
+      FROM search_docs d JOIN search_text t ON t.rowid = d.id ORDER BY d.id;
+      DROP TABLE search_text;
+      DROP TABLE search_docs;
+      COMMIT;
+    `);
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
 }
 
 /** FTS5 query text of plain words: each quoted (inner quotes doubled), joined by AND or OR. */
@@ -59,55 +99,80 @@ function settle<T>(operation: () => T): Promise<T> {
 }
 
 /**
- * How long a put waits for others to share its transaction, in ms. FTS5 writes a segment per
- * transaction and merges segments as they pile up: at 50 ms a crawl's 80–100 pages/s wrote about
- * six pages per transaction, and a 5,000-word page cost 0.88 ms to index in batches of 4
- * against 0.63 in batches of 16 or more (issue 17).
+ * How long a put waits for others to share its transaction, in ms: pages finish one per turn of
+ * the event loop, and a transaction per page costs a commit each (issue 17).
  */
 const flushDelayMs = 250;
 /** Pages queued that are written without waiting longer (~1.5 MB of text held meanwhile). */
 const flushPages = 32;
+/** How long no page has been put before the index adds the words of the pages waiting, in ms. */
+const idleDelayMs = 1000;
+/**
+ * Pages indexed per turn while idle: ~20 ms of a turn at most, so a server stays responsive. FTS5
+ * writes a segment per transaction, and batches of 16 or more cost ~0.6 ms a page against 0.9
+ * for batches of 4 (bench/search.ts).
+ */
+const idlePages = 24;
 
 /** A SearchIndex in a SQLite database opened by SqliteStore. */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
   readonly #find: StatementSync;
-  readonly #deleteDoc: StatementSync;
-  readonly #deleteText: StatementSync;
-  readonly #insertDoc: StatementSync;
-  readonly #insertText: StatementSync;
+  readonly #deletePage: StatementSync;
+  readonly #deleteWords: StatementSync;
+  readonly #insertPage: StatementSync;
+  readonly #indexedThrough: StatementSync;
+  readonly #markIndexed: StatementSync;
+  readonly #indexFrom: StatementSync;
+  readonly #lastId: StatementSync;
   readonly #count: StatementSync;
   readonly #pending: IndexEntry[] = [];
   #flushTimer: NodeJS.Timeout | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #lastPutAt = 0;
+  #closed = false;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
     createSchema(db);
-    this.#find = db.prepare('SELECT id FROM search_docs WHERE url = ?');
-    this.#deleteDoc = db.prepare('DELETE FROM search_docs WHERE id = ?');
-    this.#deleteText = db.prepare('DELETE FROM search_text WHERE rowid = ?');
-    this.#insertDoc = db.prepare(
-      'INSERT INTO search_docs (url, domain, language, fetched_at) VALUES (?, ?, ?, ?)',
+    this.#find = db.prepare(
+      'SELECT id, title, description, headings, body FROM search_pages WHERE url = ?',
     );
-    this.#insertText = db.prepare(
-      'INSERT INTO search_text (rowid, title, description, headings, body) VALUES (?, ?, ?, ?, ?)',
+    this.#deletePage = db.prepare('DELETE FROM search_pages WHERE id = ?');
+    // External content: FTS5 finds the words to drop from the values they were indexed with.
+    this.#deleteWords = db.prepare(
+      "INSERT INTO search_words (search_words, rowid, title, description, headings, body) VALUES ('delete', ?, ?, ?, ?, ?)",
     );
-    this.#count = db.prepare('SELECT count(*) AS n FROM search_docs');
+    this.#insertPage = db.prepare(
+      'INSERT INTO search_pages (url, domain, language, fetched_at, title, description, headings, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.#indexedThrough = db.prepare(
+      "SELECT value FROM search_state WHERE name = 'indexed_through'",
+    );
+    this.#markIndexed = db.prepare(
+      "UPDATE search_state SET value = ? WHERE name = 'indexed_through'",
+    );
+    this.#indexFrom = db.prepare(
+      'INSERT INTO search_words (rowid, title, description, headings, body) SELECT id, title, description, headings, body FROM search_pages WHERE id > ? AND id <= ? ORDER BY id',
+    );
+    this.#lastId = db.prepare(
+      'SELECT max(id) AS last FROM (SELECT id FROM search_pages WHERE id > ? ORDER BY id LIMIT ?)',
+    );
+    this.#count = db.prepare('SELECT count(*) AS n FROM search_pages');
   }
 
   /**
    * Queues the page and resolves: the queue is written in one transaction `flushDelayMs` later,
    * or at once when `flushPages` wait, and every read of the index (and `close`) writes it
-   * first, so this process always sees every put. FTS5 writes a new index segment per
-   * transaction, so a crawl's pages written together cost a third of what they cost one by one
-   * (bench/search.ts); with page conversion on worker threads pages finish one per turn of the
-   * event loop, and a scrape that waited for its page's write would wait the whole delay (issue
-   * 17). The index is best-effort: a page lost to a full disk or a kill is only not findable.
+   * first, so this process always sees every put. The index is best-effort: a page lost to a
+   * full disk or a kill before its write is only not findable.
    */
   put(entry: IndexEntry): Promise<void> {
     this.#pending.push(entry);
+    this.#lastPutAt = Date.now();
     if (this.#pending.length >= flushPages) this.flush();
     else this.#flushTimer ??= setTimeout(() => this.flush(), flushDelayMs);
+    this.#scheduleIdleIndexing();
     return Promise.resolve();
   }
 
@@ -134,16 +199,21 @@ export class SqliteSearchIndex implements SearchIndex {
     }
   }
 
+  /** Stops indexing in idle time; the store closes the file after the last flush. */
+  close(): void {
+    this.#closed = true;
+    if (this.#idleTimer) clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+    this.flush();
+  }
+
   #putSync(entry: IndexEntry): void {
     this.#removeSync(entry.url);
-    const { lastInsertRowid } = this.#insertDoc.run(
+    this.#insertPage.run(
       entry.url,
       entry.domain,
       entry.language,
       entry.fetchedAt,
-    );
-    this.#insertText.run(
-      lastInsertRowid,
       entry.title,
       entry.description,
       entry.headings,
@@ -162,8 +232,8 @@ export class SqliteSearchIndex implements SearchIndex {
    */
   query(query: IndexQuery): Promise<IndexHit[]> {
     if (query.words.length === 0) return Promise.resolve([]);
-    this.flush();
     return settle(() => {
+      this.#catchUp();
       const all = this.#search(query, ftsMatchOf(query.words, 'AND'), query.limit);
       if (!wantsAnyWordPass(query, all)) return all;
       const any = this.#search(query, ftsMatchOf(query.words, 'OR'), query.limit + all.length);
@@ -174,22 +244,21 @@ export class SqliteSearchIndex implements SearchIndex {
   #search(query: IndexQuery, match: string, limit: number): IndexHit[] {
     const parameters: (string | number)[] = [match];
     const where = [
-      'search_text MATCH ?',
+      'search_words MATCH ?',
       ...indexFilterClauses(
         query,
         (value) => {
           parameters.push(value);
           return '?';
         },
-        'd.',
+        'p.',
       ),
     ];
     const sql = `
-      SELECT d.url, d.language, d.fetched_at,
-        search_text.title AS title, search_text.description AS description,
-        snippet(search_text, 3, '', '', '…', ${snippetTokens}) AS snippet,
-        bm25(search_text, ${weights.join(', ')}) AS rank
-      FROM search_text JOIN search_docs d ON d.id = search_text.rowid
+      SELECT p.url, p.language, p.fetched_at, p.title, p.description,
+        snippet(search_words, 3, '', '', '…', ${snippetTokens}) AS snippet,
+        bm25(search_words, ${weights.join(', ')}) AS rank
+      FROM search_words JOIN search_pages p ON p.id = search_words.rowid
       WHERE ${where.join(' AND ')}
       ORDER BY rank LIMIT ?`;
     parameters.push(limit);
@@ -203,8 +272,10 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   stats(): Promise<IndexStats> {
-    this.flush();
-    return settle(() => this.#stats());
+    return settle(() => {
+      this.#catchUp();
+      return this.#stats();
+    });
   }
 
   #stats(): IndexStats {
@@ -228,16 +299,61 @@ export class SqliteSearchIndex implements SearchIndex {
     this.flush();
     return settle(() =>
       this.#transaction(() => {
-        this.#db.exec('DELETE FROM search_docs; DELETE FROM search_text;');
+        this.#db.exec(
+          "DELETE FROM search_pages; INSERT INTO search_words (search_words) VALUES ('delete-all');",
+        );
       }),
     );
   }
 
+  /** Adds the words of every page written but not yet indexed, this process's queue included. */
+  #catchUp(): void {
+    this.flush();
+    this.#transaction(() => this.#indexSome(Number.MAX_SAFE_INTEGER));
+  }
+
+  /** Indexes up to `limit` pages past the mark, in the open transaction; false when none waited. */
+  #indexSome(limit: number): boolean {
+    const { value: through } = this.#indexedThrough.get() as { value: number };
+    const { last } = this.#lastId.get(through, limit) as { last: number | null };
+    if (last === null) return false;
+    this.#indexFrom.run(through, last);
+    this.#markIndexed.run(last);
+    return true;
+  }
+
+  /**
+   * Indexes what waits, a slice per turn, once no page has been put for `idleDelayMs`. The timer
+   * never holds the process open: what is left when it exits is indexed by the next reader.
+   */
+  #scheduleIdleIndexing(delay = idleDelayMs): void {
+    if (this.#idleTimer || this.#closed) return;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      const quietFor = Date.now() - this.#lastPutAt;
+      if (quietFor < idleDelayMs) {
+        this.#scheduleIdleIndexing(idleDelayMs - quietFor);
+        return;
+      }
+      try {
+        this.flush();
+        if (this.#transaction(() => this.#indexSome(idlePages))) this.#scheduleIdleIndexing(0);
+      } catch {
+        // A busy or full file: the next reader indexes these pages.
+      }
+    }, delay);
+    this.#idleTimer.unref();
+  }
+
   #removeSync(url: string): boolean {
-    const row = this.#find.get(url) as { id: number } | undefined;
+    const row = this.#find.get(url) as
+      | { id: number; title: string; description: string; headings: string; body: string }
+      | undefined;
     if (!row) return false;
-    this.#deleteDoc.run(row.id);
-    this.#deleteText.run(row.id);
+    const { value: through } = this.#indexedThrough.get() as { value: number };
+    if (row.id <= through)
+      this.#deleteWords.run(row.id, row.title, row.description, row.headings, row.body);
+    this.#deletePage.run(row.id);
     return true;
   }
 

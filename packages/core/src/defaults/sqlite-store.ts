@@ -268,8 +268,9 @@ export class SqliteStore implements Store {
       // Writes of the open group are committed (their promises resolve) before the file closes.
       this.#commit();
       this.#closed = true;
-      // Pages queued for the index are written before the file is closed.
-      this.searchIndex.flush();
+      // Pages queued for the index are written (not indexed: the next reader does that) before
+      // the file is closed.
+      this.searchIndex.close();
       this.#db.close();
     }
     return Promise.resolve();
