@@ -86,6 +86,22 @@ describe('SqliteSearchIndex lazy indexing', () => {
     await store.close();
   });
 
+  it('catches up on a large backlog a slice at a time, letting other work run between', async () => {
+    const path = newPath();
+    const store = new SqliteStore({ path });
+    for (let i = 0; i < 200; i++)
+      await store.searchIndex.put(entry(`https://e.example/${i}`, `sandpiper number${i}`));
+    let otherWorkRan = false;
+    setImmediate(() => (otherWorkRan = true));
+    const hits = await store.searchIndex.query({ words: ['sandpiper'], limit: 500 });
+    expect(hits).toHaveLength(200);
+    // Indexed in one go, the answer would come before any other callback could run.
+    expect(otherWorkRan).toBe(true);
+    await store.close();
+    const state = fileState(path);
+    expect(state.indexedThrough).toBe(state.lastId);
+  });
+
   it('leaves no words of a page replaced or removed, indexed or not', async () => {
     const path = newPath();
     const store = new SqliteStore({ path });
