@@ -166,52 +166,35 @@ function decodeSafely(segment: string): string {
 async function writeAll(job: Job, sink: Sink, signal: AbortSignal | undefined): Promise<boolean> {
   const iterator = job[Symbol.asyncIterator]();
   for (;;) {
-    const next = await nextOrAbort(iterator, signal);
+    const next = await untilAborted(iterator.next(), signal);
     if (next === 'aborted') return true;
     if (next.done) return false;
     sink.document(next.value);
     // The job keeps crawling meanwhile: its documents wait in the store, not in this process.
     const backlog = sink.backlog();
-    if (backlog && (await settledOrAborted(backlog, signal)) === 'aborted') return true;
+    if (backlog && (await untilAborted(backlog, signal)) === 'aborted') return true;
   }
 }
 
-/** Waits for `promise` to settle, or for `signal` to fire first. */
-function settledOrAborted(
-  promise: Promise<void>,
-  signal: AbortSignal | undefined,
-): Promise<'settled' | 'aborted'> {
-  if (signal?.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => {
-    const onAbort = () => resolve('aborted');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const settle = () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve('settled');
-    };
-    promise.then(settle, settle);
-  });
-}
-
 /**
- * The iterator's next result, or 'aborted' when `signal` fires first. Each wait has its own
- * listener, removed once it settles: racing every `next()` against one long-lived abort promise
- * would leave a reaction on that promise per document, each holding the document it resolved
- * with, so a long crawl kept every page it printed (issue 17).
+ * What `promise` resolves with, or 'aborted' when `signal` fires first. Each wait has its own
+ * listener, removed once it settles: racing every page's wait against one long-lived abort
+ * promise would leave a reaction on that promise per document, each holding the document it
+ * resolved with, so a long crawl kept every page it printed (issue 17).
  */
-function nextOrAbort<T>(
-  iterator: AsyncIterator<T>,
+function untilAborted<T>(
+  promise: Promise<T>,
   signal: AbortSignal | undefined,
-): Promise<IteratorResult<T> | 'aborted'> {
+): Promise<T | 'aborted'> {
   if (signal?.aborted) return Promise.resolve('aborted');
-  if (!signal) return iterator.next();
+  if (!signal) return promise;
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve('aborted');
     signal.addEventListener('abort', onAbort, { once: true });
-    iterator.next().then(
-      (result) => {
+    promise.then(
+      (value) => {
         signal.removeEventListener('abort', onAbort);
-        resolve(result);
+        resolve(value);
       },
       (error: Error) => {
         signal.removeEventListener('abort', onAbort);
