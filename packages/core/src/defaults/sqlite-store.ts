@@ -19,6 +19,7 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreError, TrawlError } from '../errors.ts';
 import { checkedListLimit } from './memory-store.ts';
+import { WalCheckpointer } from './sqlite-checkpointer.ts';
 import { SqliteSearchIndex } from './sqlite-search-index.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
 
@@ -157,6 +158,9 @@ export class SqliteStore implements Store {
   /** Writes of the open transaction, resolved when it commits. */
   #group: GroupedWrite[] = [];
   #commitTimer: NodeJS.Immediate | undefined;
+  /** Checkpoints off this thread; none for a database in memory. */
+  readonly #checkpointer: WalCheckpointer | undefined;
+  #closing: Promise<void> | undefined;
   /** Why writes fail until the end of this turn: one started earlier in the turn failed. */
   #failedThisTurn: Error | undefined;
 
@@ -177,6 +181,8 @@ export class SqliteStore implements Store {
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(walCheckpointBytes / filePageBytes)}`);
       createSchema(this.#db);
       this.searchIndex = new SqliteSearchIndex(this.#db);
+      this.#checkpointer =
+        options.path === ':memory:' ? undefined : new WalCheckpointer(options.path);
     } catch (error) {
       throw new StoreError(
         `Cannot open the SQLite store at ${options.path}: ${(error as Error).message}`,
@@ -222,7 +228,9 @@ export class SqliteStore implements Store {
   ): Promise<void> {
     return this.#write(() => {
       const expiresAt = options.ttlMs === undefined ? null : Date.now() + options.ttlMs;
-      this.#set.run(namespace, key, JSON.stringify(value), expiresAt);
+      const json = JSON.stringify(value);
+      this.#set.run(namespace, key, json, expiresAt);
+      this.#checkpointer?.written(json.length);
       // Expired rows are invisible already; sweeping now and then keeps the file from growing.
       if (++this.#writesSinceSweep >= 1000) {
         this.#writesSinceSweep = 0;
@@ -286,7 +294,7 @@ export class SqliteStore implements Store {
   }
 
   close(): Promise<void> {
-    if (!this.#closed) {
+    if (!this.#closing) {
       // Writes of the open group are committed (their promises resolve) before the file closes.
       this.#commit();
       this.#closed = true;
@@ -294,8 +302,9 @@ export class SqliteStore implements Store {
       // the file is closed.
       this.searchIndex.close();
       this.#db.close();
+      this.#closing = this.#checkpointer?.close() ?? Promise.resolve();
     }
-    return Promise.resolve();
+    return this.#closing;
   }
 
   /**
@@ -351,6 +360,7 @@ export class SqliteStore implements Store {
       for (const write of group) write.reject(failure);
       return;
     }
+    this.#checkpointer?.committed();
     for (const write of group) write.resolve();
   }
 
