@@ -11,6 +11,7 @@ import {
   type StoreSetOptions,
 } from '../interfaces/store.ts';
 import { ValidationError } from '../errors.ts';
+import { storedJson } from './stored-json.ts';
 
 /** The list limit to use; a limit that is not a positive integer is the caller's error. */
 export function checkedListLimit(limit: number | undefined): number {
@@ -45,7 +46,7 @@ export class MemoryStore implements Store {
       let entries = this.#namespaces.get(namespace);
       if (!entries) this.#namespaces.set(namespace, (entries = new Map<string, MemoryEntry>()));
       entries.set(key, {
-        json: JSON.stringify(value),
+        json: storedJson(value),
         expiresAt: ttlMs === undefined ? undefined : Date.now() + ttlMs,
       });
     });

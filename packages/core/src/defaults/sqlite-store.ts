@@ -20,6 +20,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StoreError, TrawlError } from '../errors.ts';
 import { checkedListLimit } from './memory-store.ts';
 import { WalCheckpointer } from './sqlite-checkpointer.ts';
+import { storedJson } from './stored-json.ts';
 import { SqliteSearchIndex } from './sqlite-search-index.ts';
 import type { Store, StoreEntry, StoreListOptions, StoreSetOptions } from '../interfaces/store.ts';
 
@@ -228,7 +229,7 @@ export class SqliteStore implements Store {
   ): Promise<void> {
     return this.#write(() => {
       const expiresAt = options.ttlMs === undefined ? null : Date.now() + options.ttlMs;
-      const json = JSON.stringify(value);
+      const json = storedJson(value);
       this.#set.run(namespace, key, json, expiresAt);
       this.#checkpointer?.written(json.length);
       // Expired rows are invisible already; sweeping now and then keeps the file from growing.

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Document, Job, JobProgress } from '@trawl/core';
+import { jsonAsStored, type Document, type Job, type JobProgress } from '@trawl/core';
 import type { CliIo } from './index.ts';
 
 /** Output flags of a job command. */
@@ -81,7 +81,8 @@ class StdoutSink implements Sink {
     this.#io = io;
   }
   document(document: Document): void {
-    this.#io.stdout(`${JSON.stringify(document)}\n`);
+    // The text the store wrote for the document's result slot: serialised once, not twice.
+    this.#io.stdout(`${jsonAsStored(document)}\n`);
   }
   backlog(): Promise<void> | undefined {
     return this.#io.stdoutBacklog?.();

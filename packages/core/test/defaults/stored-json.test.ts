@@ -1,0 +1,37 @@
+/**
+ * The JSON text a built-in store wrote for an object, taken by the next writer of that object
+ * (the CLI's output of a crawl's documents) instead of serialising it again (issue 17).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { jsonAsStored, MemoryStore, SqliteStore, type Store } from '@trawl/core';
+
+const directory = mkdtempSync(join(tmpdir(), 'trawl-stored-json-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe.each([
+  ['SqliteStore', () => new SqliteStore({ path: join(directory, 'stored.db') })],
+  ['MemoryStore', () => new MemoryStore()],
+])('jsonAsStored with %s', (_name, open: () => Store) => {
+  it('gives the text the store wrote, which is what reads back', async () => {
+    const store = open();
+    try {
+      const document = { markdown: '# Title\n\nText "quoted"', metadata: { statusCode: 200 } };
+      await store.set('results', 'r/1', document);
+      // Changed after it was stored: the text still says what the store holds.
+      document.metadata.statusCode = 500;
+      const text = jsonAsStored(document);
+      expect(JSON.parse(text)).toEqual(await store.get('results', 'r/1'));
+      expect(JSON.parse(text)).toMatchObject({ metadata: { statusCode: 200 } });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('serialises an object no store wrote, as it is now', () => {
+    const value = { a: [1, 'two'], b: null };
+    expect(jsonAsStored(value)).toBe(JSON.stringify(value));
+  });
+});
