@@ -115,7 +115,6 @@ export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';
 export { MemoryStore } from './defaults/memory-store.ts';
-export { jsonAsStored } from './defaults/stored-json.ts';
 export type * from './interfaces/queue.ts';
 export { InProcessQueue } from './defaults/in-process-queue.ts';
 export { ConflictError } from './errors.ts';

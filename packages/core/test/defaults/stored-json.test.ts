@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonAsStored, MemoryStore, SqliteStore, type Store } from '@trawl/core';
+import { MemoryStore, SqliteStore, type Store } from '@trawl/core';
+import { jsonAsStored } from '@trawl/core/server';
 
 const directory = mkdtempSync(join(tmpdir(), 'trawl-stored-json-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { jsonAsStored, type Document, type Job, type JobProgress } from '@trawl/core';
+import type { Document, Job, JobProgress } from '@trawl/core';
+import { jsonAsStored } from '@trawl/core/server';
 import type { CliIo } from './index.ts';
 
 /** Output flags of a job command. */
