@@ -125,9 +125,10 @@ export function prefixEnd(prefix: string): string | Uint8Array {
 const pageBytes = 16_384;
 
 /**
- * WAL bytes after which a commit copies the log into the database. Each checkpoint waits for
- * two fsyncs on the calling thread; SQLite's 1000 pages (4 MB) made a crawl wait on one every 30
- * pages. 40 MB keeps the log small and waits ten times less often (issue 17).
+ * WAL bytes after which a commit copies the log into the database itself: the backstop behind the
+ * checkpoint thread (sqlite-checkpointer.ts), which copies it every few MB. A checkpoint here
+ * waits for two fsyncs on the committing thread; SQLite's 1000 pages (4 MB) made a crawl wait on
+ * one every 30 pages, and 40 MB keeps the log bounded while the thread does the copying.
  */
 const walCheckpointBytes = 40 * 1024 * 1024;
 
