@@ -88,6 +88,12 @@ function createSchema(db: DatabaseSync): void {
   }
 }
 
+/**
+ * The list queries: (namespace, lower bound, upper bound, limit). Both bounds are on the key's
+ * index, so SQLite scans only the keys in range, from max(prefix, after) to the first key past
+ * the prefix. (A filter on the prefix in place of the upper bound reads on through every later
+ * key of the namespace whenever a page is not full.)
+ */
 export const listStatements = {
   from: 'SELECT key, value, expires_at FROM kv WHERE namespace = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?',
   after:
