@@ -168,6 +168,8 @@ function decodeSafely(segment: string): string {
 async function writeAll(job: Job, sink: Sink, signal: AbortSignal | undefined): Promise<boolean> {
   const iterator = job[Symbol.asyncIterator]();
   for (;;) {
+    // Checked before asking for the next page: a page asked for and never taken is work lost.
+    if (signal?.aborted) return true;
     const next = await untilAborted(iterator.next(), signal);
     if (next === 'aborted') return true;
     if (next.done) return false;
@@ -188,7 +190,11 @@ function untilAborted<T>(
   promise: Promise<T>,
   signal: AbortSignal | undefined,
 ): Promise<T | 'aborted'> {
-  if (signal?.aborted) return Promise.resolve('aborted');
+  if (signal?.aborted) {
+    // Nobody waits for it any more: its failure must not surface as an unhandled rejection.
+    promise.catch(() => undefined);
+    return Promise.resolve('aborted');
+  }
   if (!signal) return promise;
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve('aborted');
