@@ -73,27 +73,38 @@ export function safeValue(state: State, value: string, info: SafeConfig): string
  * library would return `value` as it is.
  */
 function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsafe[] | undefined {
-  const subject = info.before + value + info.after;
+  const { before, after } = info;
   const scoped = scopedRulesOf(state.unsafe, state.stack);
-  const candidates = hasLineEnding(subject) ? scoped.withLineEnding : scoped.withoutLineEnding;
-  const seen = value.includes('_') ? subject : value;
+  // The parts are tested apart: joined, the text would be copied once more for every test.
+  const lineEnding = hasLineEnding(value) || hasLineEnding(before) || hasLineEnding(after);
+  const candidates = lineEnding ? scoped.withLineEnding : scoped.withoutLineEnding;
+  const underscore = value.includes('_');
   // Loops, not .filter() with an arrow: a closure made per text node loses its optimised code
   // at every full GC of the worker, and was compiled again some fifty times a crawl (issue 17).
   let present = '';
-  for (const character of candidates.characters) if (seen.includes(character)) present += character;
+  for (const character of candidates.characters) {
+    if (
+      value.includes(character) ||
+      (underscore && (before.includes(character) || after.includes(character)))
+    )
+      present += character;
+  }
   let rules: Unsafe[] | undefined;
   if (present !== '') {
+    let subject: string | undefined;
     for (const rule of candidates.rules) {
       if (!present.includes(rule.character)) continue;
       // A rule bound to the neighbouring nodes is matched by the library on the text without its
       // neighbours, where `$` can match at the text's end: only the library can rule it out.
       const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
-      if (!boundToNodes && !matchesAnywhere(state, rule, subject)) continue;
+      if (!boundToNodes && !matchesAnywhere(state, rule, (subject ??= before + value + after)))
+        continue;
       (rules ??= []).push(rule);
     }
   }
   // With no rule left the library returns the text as is, unless a backslash needs escaping.
-  if (!rules && !subject.includes('\\')) return undefined;
+  if (!rules && !value.includes('\\') && !before.includes('\\') && !after.includes('\\'))
+    return undefined;
   return rules ?? [];
 }
 
@@ -111,7 +122,14 @@ function hasLineEnding(value: string): boolean {
   return value.includes('\n') || value.includes('\r');
 }
 
+// The last construct stack asked about and its rules: the text nodes of a paragraph share one,
+// and comparing a few names is cheaper than joining them into a key for the map (issue 17).
+let lastRules: Unsafe[] | undefined;
+let lastStack: string[] = [];
+let lastScoped: ScopedRules | undefined;
+
 function scopedRulesOf(all: Unsafe[], stack: readonly string[]): ScopedRules {
+  if (lastScoped && all === lastRules && sameNames(stack, lastStack)) return lastScoped;
   let byStack = scopedByRules.get(all);
   if (!byStack) {
     byStack = new Map();
@@ -127,7 +145,16 @@ function scopedRulesOf(all: Unsafe[], stack: readonly string[]): ScopedRules {
     };
     byStack.set(key, scoped);
   }
+  lastRules = all;
+  lastStack = stack.slice();
+  lastScoped = scoped;
   return scoped;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function candidateRules(rules: Unsafe[]): CandidateRules {
