@@ -29,6 +29,8 @@ interface ScopedRules {
 /** Rules with their distinct characters. */
 interface CandidateRules {
   rules: Unsafe[];
+  /** Per rule, whether all its matches are a line ending and its character side by side. */
+  besideLineEnding: boolean[];
   characters: string[];
 }
 
@@ -76,7 +78,8 @@ function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsaf
   const { before, after } = info;
   const scoped = scopedRulesOf(state.unsafe, state.stack);
   // The parts are tested apart: joined, the text would be copied once more for every test.
-  const lineEnding = hasLineEnding(value) || hasLineEnding(before) || hasLineEnding(after);
+  const lineEndingInValue = hasLineEnding(value);
+  const lineEnding = lineEndingInValue || hasLineEnding(before) || hasLineEnding(after);
   const candidates = lineEnding ? scoped.withLineEnding : scoped.withoutLineEnding;
   const underscore = value.includes('_');
   // Loops, not .filter() with an arrow: a closure made per text node loses its optimised code
@@ -92,13 +95,25 @@ function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsaf
   let rules: Unsafe[] | undefined;
   if (present !== '') {
     let subject: string | undefined;
-    for (const rule of candidates.rules) {
+    // With the line endings only in the neighbours, a match of two characters beside one lies
+    // within the neighbours and two characters of the text's ends: only those are searched,
+    // instead of the whole text for every space rule of the first and last text of each block.
+    const edgesOnly = !lineEndingInValue && value.length >= 2;
+    const { rules: all, besideLineEnding } = candidates;
+    for (let index = 0; index < all.length; index++) {
+      const rule = all[index]!;
       if (!present.includes(rule.character)) continue;
       // A rule bound to the neighbouring nodes is matched by the library on the text without its
       // neighbours, where `$` can match at the text's end: only the library can rule it out.
       const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
-      if (!boundToNodes && !matchesAnywhere(state, rule, (subject ??= before + value + after)))
-        continue;
+      if (!boundToNodes) {
+        const found =
+          edgesOnly && besideLineEnding[index]
+            ? matchesAnywhere(state, rule, before + value.slice(0, 2)) ||
+              matchesAnywhere(state, rule, value.slice(-2) + after)
+            : matchesAnywhere(state, rule, (subject ??= before + value + after));
+        if (!found) continue;
+      }
       (rules ??= []).push(rule);
     }
   }
@@ -158,7 +173,11 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function candidateRules(rules: Unsafe[]): CandidateRules {
-  return { rules, characters: [...new Set(rules.map((rule) => rule.character))] };
+  return {
+    rules,
+    besideLineEnding: rules.map(isBesideLineEnding),
+    characters: [...new Set(rules.map((rule) => rule.character))],
+  };
 }
 
 /** The library's scope test (pattern-in-scope.js): any of `inConstruct`, none of `notInConstruct`. */
@@ -180,6 +199,19 @@ function anyInStack(
 
 // Conditions that only a line ending meets: the library compiles `atBreak` to `[\r\n][\t ]*`.
 const lineEndingConditions = new Set(['[\\r\\n]', '\\r', '\\n']);
+
+/**
+ * True when every match of the rule is its character and a line ending next to it: the library
+ * compiles `before` and `after` around the character, and a one-character class of line endings
+ * on either side (nothing else, no `atBreak`) makes each match two characters long.
+ */
+function isBesideLineEnding(rule: Unsafe): boolean {
+  if (rule.atBreak || (rule.before == null && rule.after == null)) return false;
+  return (
+    (rule.before == null || lineEndingConditions.has(rule.before)) &&
+    (rule.after == null || lineEndingConditions.has(rule.after))
+  );
+}
 
 /** True when the rule's pattern cannot match without a line ending beside its character. */
 function needsLineEnding(rule: Unsafe): boolean {
