@@ -6,7 +6,7 @@
 import { selectAll, compile } from 'css-select';
 import { Element as DomElement, isCDATA, isDocument } from 'domhandler';
 import { ValidationError } from '../errors.ts';
-import { toAbsoluteUrl } from '../internal/url.ts';
+import { keepsHost, toAbsoluteUrl } from '../internal/url.ts';
 import {
   detach,
   idAndClass,
@@ -279,7 +279,7 @@ function isCollapsedPanel(element: Element): boolean {
 }
 
 function isAdUrl(src: string | undefined): boolean {
-  if (!src) return false;
+  if (!src || keepsHost(src)) return false;
   try {
     return adHosts.test(new URL(src, 'https://x.invalid/').hostname);
   } catch {
