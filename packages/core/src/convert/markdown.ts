@@ -92,26 +92,32 @@ export function treeToMarkdown(root: ParentNode): string {
  * unwrapped to their text) and images without a source.
  */
 function tidyMdast(parent: MdastParents | MdastRoot): void {
-  const next: MdastNodes[] = [];
-  for (const child of parent.children as MdastNodes[]) {
+  const children = parent.children as MdastNodes[];
+  // Most parents keep every child: a new list is made only from the first one that changes.
+  let next: MdastNodes[] | undefined;
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]!;
     if ('children' in child) tidyMdast(child);
+    let replacement: MdastNodes[] | undefined;
     if (child.type === 'link') {
-      if (child.children.length === 0) continue;
-      if (!child.url || child.url.startsWith('#')) {
-        next.push(...(child.children as MdastNodes[]));
-        continue;
-      }
+      if (child.children.length === 0) replacement = [];
+      else if (!child.url || child.url.startsWith('#')) replacement = child.children;
     } else if (child.type === 'image' && !child.url) {
-      continue;
+      replacement = [];
     } else if (
       (child.type === 'emphasis' || child.type === 'strong' || child.type === 'delete') &&
       child.children.length === 0
     ) {
-      continue;
+      replacement = [];
     }
-    next.push(child);
+    if (replacement) {
+      next ??= children.slice(0, index);
+      next.push(...replacement);
+    } else if (next) {
+      next.push(child);
+    }
   }
-  (parent as { children: MdastNodes[] }).children = next;
+  if (next) (parent as { children: MdastNodes[] }).children = next;
 }
 
 /** Line terminators as `$` in a multiline regex knows them. */
