@@ -71,7 +71,7 @@ describe('toAbsoluteUrl', () => {
     );
   });
 
-  it('resolves long references (data: images) without keeping them', () => {
+  it('resolves a reference longer than what it remembers (a data: image) as the parser does', () => {
     const image = `data:image/png;base64,${'A'.repeat(5000)}`;
     expect(toAbsoluteUrl(image, 'https://a.example/')).toBe(image);
   });
