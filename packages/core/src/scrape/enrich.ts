@@ -7,6 +7,7 @@
  */
 import type { EngineConfig, EngineContext } from '../config.ts';
 import type { Document } from '../document.ts';
+import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
 import { LlmRunner } from '../llm/runner.ts';
 import { formatHandlers } from './formats/index.ts';
 import type { ResolvedScrapeOptions } from './options.ts';
@@ -25,20 +26,24 @@ export async function enrichDocument(
   if (formats.length === 0) return;
   // The model gets the request's timeout of its own: a page fetched near the deadline still
   // gets its answer, and a hanging endpoint still ends.
-  const deadline = AbortSignal.timeout(options.timeout);
+  const deadline = startDeadline(options.timeout);
   const runner = context.llm
     ? new LlmRunner({
         llm: context.llm,
         store: context.store,
         contextTokens: config.llmContextTokens,
         maxChunks: config.llmMaxChunksPerPage,
-        signal: context.signal ? AbortSignal.any([context.signal, deadline]) : deadline,
+        signal: deadlineOrSignal(deadline, context.signal),
         onUsage: context.onLlmUsage,
       })
     : undefined;
   const warnings: string[] = [];
-  for (const format of formats)
-    await formatHandlers[format.type].enrich?.({ text, runner, warnings }, document, format);
+  try {
+    for (const format of formats)
+      await formatHandlers[format.type].enrich?.({ text, runner, warnings }, document, format);
+  } finally {
+    deadline.release();
+  }
   if (runner && runner.calls > 0) {
     document.metadata.llmCalls = runner.calls;
     document.metadata.llmTokens = runner.usage.inputTokens + runner.usage.outputTokens;

@@ -24,6 +24,7 @@ import {
   resolvePublic,
   type AddressGuardOptions,
 } from '../internal/address-guard.ts';
+import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -65,10 +66,24 @@ export class HttpFetcher implements Fetcher {
   }
 
   async fetch(fetchRequest: FetchRequest): Promise<FetchResponse> {
-    const deadline = AbortSignal.timeout(fetchRequest.timeoutMs);
-    const signal = fetchRequest.signal
-      ? AbortSignal.any([deadline, fetchRequest.signal])
-      : deadline;
+    const deadline = startDeadline(fetchRequest.timeoutMs);
+    try {
+      return await this.#fetchWithin(
+        fetchRequest,
+        deadline.signal,
+        deadlineOrSignal(deadline, fetchRequest.signal),
+      );
+    } finally {
+      deadline.release();
+    }
+  }
+
+  /** Every hop and the body, within `deadline` (aborting `signal` too). */
+  async #fetchWithin(
+    fetchRequest: FetchRequest,
+    deadline: AbortSignal,
+    signal: AbortSignal,
+  ): Promise<FetchResponse> {
     let url = fetchRequest.url;
     for (let redirects = 0; ; redirects++) {
       // Sockets skip the lookup for IP literals, so each hop's literal is checked here; names
