@@ -12,6 +12,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import type { Store } from '../interfaces/store.ts';
+import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
 import type {
   MonitorCheckEvent,
   MonitorPageEvent,
@@ -333,13 +334,14 @@ export class WebhookSender {
       // Stopping: the delivery stays pending in the outbox rather than holding the process.
       if (closing.aborted) return delivery;
       delivery.attempts = attempt + 1;
+      const deadline = startDeadline(this.#settings.timeoutMs);
       try {
         const response = await undiciFetch(config.url, {
           method: 'POST',
           headers,
           body,
           redirect: 'manual',
-          signal: AbortSignal.any([AbortSignal.timeout(this.#settings.timeoutMs), closing]),
+          signal: deadlineOrSignal(deadline, closing),
           dispatcher: this.#dispatcher,
         });
         await response.body?.cancel();
@@ -360,6 +362,8 @@ export class WebhookSender {
           break;
         }
         delivery.error = (error as Error).message;
+      } finally {
+        deadline.release();
       }
     }
     if (!delivery.delivered && closing.aborted) return delivery;
