@@ -31,6 +31,13 @@ describe('looksJsRendered', () => {
     expect(looksJsRendered(html)).toBe(true);
   });
 
+  it('finds the script of a shell in the head, or written in capitals', () => {
+    const head = `<html><head>${script}</head><body><div id="root"></div></body></html>`;
+    expect(looksJsRendered(head)).toBe(true);
+    const capitals = '<HTML><BODY><DIV ID="root"></DIV><SCRIPT SRC="/app.js"></SCRIPT></BODY></HTML>';
+    expect(looksJsRendered(capitals)).toBe(true);
+  });
+
   it('leaves a page without scripts alone', () => {
     expect(looksJsRendered('<html><body><div id="root"></div></body></html>')).toBe(false);
   });
