@@ -31,7 +31,8 @@ interface CandidateRules {
   rules: Unsafe[];
   /** Per rule, whether all its matches are a line ending and its character side by side. */
   besideLineEnding: boolean[];
-  characters: string[];
+  /** Per rule, its character's code. */
+  codes: number[];
 }
 
 // Per rule list of a state (one per processor), then per construct stack.
@@ -77,50 +78,73 @@ export function safeValue(state: State, value: string, info: SafeConfig): string
 function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsafe[] | undefined {
   const { before, after } = info;
   const scoped = scopedRulesOf(state.unsafe, state.stack);
+  const stamp = nextStamp();
+  markSeen(value, stamp);
   // The parts are tested apart: joined, the text would be copied once more for every test.
-  const lineEndingInValue = hasLineEnding(value);
+  const lineEndingInValue = wasSeen(lineFeed, stamp) || wasSeen(carriageReturn, stamp);
   const lineEnding = lineEndingInValue || hasLineEnding(before) || hasLineEnding(after);
   const candidates = lineEnding ? scoped.withLineEnding : scoped.withoutLineEnding;
-  const underscore = value.includes('_');
-  // Loops, not .filter() with an arrow: a closure made per text node loses its optimised code
-  // at every full GC of the worker, and was compiled again some fifty times a crawl (issue 17).
-  let present = '';
-  for (const character of candidates.characters) {
-    if (
-      value.includes(character) ||
-      (underscore && (before.includes(character) || after.includes(character)))
-    )
-      present += character;
+  const backslash = wasSeen(backslashCode, stamp);
+  // An underscore in the text looks at its neighbours' characters too.
+  if (wasSeen(underscoreCode, stamp)) {
+    markSeen(before, stamp);
+    markSeen(after, stamp);
   }
   let rules: Unsafe[] | undefined;
-  if (present !== '') {
-    let subject: string | undefined;
-    // With the line endings only in the neighbours, a match of two characters beside one lies
-    // within the neighbours and two characters of the text's ends: only those are searched,
-    // instead of the whole text for every space rule of the first and last text of each block.
-    const edgesOnly = !lineEndingInValue && value.length >= 2;
-    const { rules: all, besideLineEnding } = candidates;
-    for (let index = 0; index < all.length; index++) {
-      const rule = all[index]!;
-      if (!present.includes(rule.character)) continue;
-      // A rule bound to the neighbouring nodes is matched by the library on the text without its
-      // neighbours, where `$` can match at the text's end: only the library can rule it out.
-      const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
-      if (!boundToNodes) {
-        const found =
-          edgesOnly && besideLineEnding[index]
-            ? matchesAnywhere(state, rule, before + value.slice(0, 2)) ||
-              matchesAnywhere(state, rule, value.slice(-2) + after)
-            : matchesAnywhere(state, rule, (subject ??= before + value + after));
-        if (!found) continue;
-      }
-      (rules ??= []).push(rule);
+  let subject: string | undefined;
+  // With the line endings only in the neighbours, a match of two characters beside one lies
+  // within the neighbours and two characters of the text's ends: only those are searched,
+  // instead of the whole text for every space rule of the first and last text of each block.
+  const edgesOnly = !lineEndingInValue && value.length >= 2;
+  const { rules: all, besideLineEnding, codes } = candidates;
+  for (let index = 0; index < all.length; index++) {
+    const rule = all[index]!;
+    if (!wasSeen(codes[index]!, stamp)) continue;
+    // A rule bound to the neighbouring nodes is matched by the library on the text without its
+    // neighbours, where `$` can match at the text's end: only the library can rule it out.
+    const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
+    if (!boundToNodes) {
+      const found =
+        edgesOnly && besideLineEnding[index]
+          ? matchesAnywhere(state, rule, before + value.slice(0, 2)) ||
+            matchesAnywhere(state, rule, value.slice(-2) + after)
+          : matchesAnywhere(state, rule, (subject ??= before + value + after));
+      if (!found) continue;
     }
+    (rules ??= []).push(rule);
   }
   // With no rule left the library returns the text as is, unless a backslash needs escaping.
-  if (!rules && !value.includes('\\') && !before.includes('\\') && !after.includes('\\'))
-    return undefined;
+  if (!rules && !backslash && !before.includes('\\') && !after.includes('\\')) return undefined;
   return rules ?? [];
+}
+
+/**
+ * The ASCII characters of the text in hand, found in one pass over it: one search per rule
+ * character read each text node some twenty times, the largest cost of the escaping (issue 17).
+ * A character's slot takes the stamp of the call that saw it, so nothing is cleared between calls.
+ */
+const seenAt = new Uint32Array(128);
+let lastStamp = 0;
+const lineFeed = 10;
+const carriageReturn = 13;
+const backslashCode = 92;
+const underscoreCode = 95;
+
+function nextStamp(): number {
+  lastStamp = lastStamp === 0xffff_ffff ? 1 : lastStamp + 1;
+  if (lastStamp === 1) seenAt.fill(0);
+  return lastStamp;
+}
+
+function markSeen(text: string, stamp: number): void {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128) seenAt[code] = stamp;
+  }
+}
+
+function wasSeen(code: number, stamp: number): boolean {
+  return seenAt[code] === stamp;
 }
 
 /** Whether the rule's own pattern, as the library compiles it, matches the text with its neighbours. */
@@ -173,11 +197,16 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function candidateRules(rules: Unsafe[]): CandidateRules {
-  return {
-    rules,
-    besideLineEnding: rules.map(isBesideLineEnding),
-    characters: [...new Set(rules.map((rule) => rule.character))],
-  };
+  const codes = rules.map((rule) => {
+    const code = rule.character.charCodeAt(0);
+    if (rule.character.length !== 1 || code >= 128) {
+      throw new Error(
+        `Unexpected markdown escaping rule character ${JSON.stringify(rule.character)}`,
+      );
+    }
+    return code;
+  });
+  return { rules, besideLineEnding: rules.map(isBesideLineEnding), codes };
 }
 
 /** The library's scope test (pattern-in-scope.js): any of `inConstruct`, none of `notInConstruct`. */
