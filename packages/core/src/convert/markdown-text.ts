@@ -31,6 +31,8 @@ interface CandidateRules {
   rules: Unsafe[];
   /** Per rule, whether all its matches are a line ending and its character side by side. */
   besideLineEnding: boolean[];
+  /** Per rule, whether it matches only after a line ending (`atBreak`). */
+  atBreak: boolean[];
   /** Per rule, its character's code. */
   codes: number[];
 }
@@ -96,7 +98,8 @@ function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsaf
   // within the neighbours and two characters of the text's ends: only those are searched,
   // instead of the whole text for every space rule of the first and last text of each block.
   const edgesOnly = !lineEndingInValue && value.length >= 2;
-  const { rules: all, besideLineEnding, codes } = candidates;
+  const { rules: all, besideLineEnding, atBreak, codes } = candidates;
+  let head: string | undefined;
   for (let index = 0; index < all.length; index++) {
     const rule = all[index]!;
     if (!wasSeen(codes[index]!, stamp)) continue;
@@ -104,11 +107,18 @@ function rulesThatMayApply(state: State, value: string, info: SafeConfig): Unsaf
     // neighbours, where `$` can match at the text's end: only the library can rule it out.
     const boundToNodes = Boolean(rule.beforeNode ?? rule.afterNode);
     if (!boundToNodes) {
-      const found =
-        edgesOnly && besideLineEnding[index]
-          ? matchesAnywhere(state, rule, before + value.slice(0, 2)) ||
-            matchesAnywhere(state, rule, value.slice(-2) + after)
-          : matchesAnywhere(state, rule, (subject ??= before + value + after));
+      let found: boolean;
+      if (edgesOnly && besideLineEnding[index]) {
+        found =
+          matchesAnywhere(state, rule, before + value.slice(0, 2)) ||
+          matchesAnywhere(state, rule, value.slice(-2) + after);
+      } else if (!lineEndingInValue && atBreak[index]) {
+        // Every paragraph's first text follows a line ending, and its prose holds a dot: the
+        // list-number rule then read every paragraph to the end (issue 17).
+        found = matchesAnywhere(state, rule, (head ??= breakHead(before, value, after)));
+      } else {
+        found = matchesAnywhere(state, rule, (subject ??= before + value + after));
+      }
       if (!found) continue;
     }
     (rules ??= []).push(rule);
@@ -145,6 +155,24 @@ function markSeen(text: string, stamp: number): void {
 
 function wasSeen(code: number, stamp: number): boolean {
   return seenAt[code] === stamp;
+}
+
+/**
+ * Where a rule that matches only after a line ending can match when the text has none: from a
+ * line ending in `before` on. Such a rule compiles to a line ending, spaces or tabs, digits (the
+ * list-number rules), its character and at most one more, so a match from `before` ends within
+ * two characters of the text's first other character. A match starting in `after` lies past the
+ * text's end, which the library skips, and its character two or more places past it, where no
+ * underscore of the text looks.
+ */
+function breakHead(before: string, value: string, after: string): string {
+  let prefix = 0;
+  while (prefix < value.length && isSpaceTabOrDigit(value.charCodeAt(prefix))) prefix++;
+  return prefix + 2 <= value.length ? before + value.slice(0, prefix + 2) : before + value + after;
+}
+
+function isSpaceTabOrDigit(code: number): boolean {
+  return code === 32 || code === 9 || (code >= 48 && code <= 57);
 }
 
 /** Whether the rule's own pattern, as the library compiles it, matches the text with its neighbours. */
@@ -206,7 +234,12 @@ function candidateRules(rules: Unsafe[]): CandidateRules {
     }
     return code;
   });
-  return { rules, besideLineEnding: rules.map(isBesideLineEnding), codes };
+  return {
+    rules,
+    besideLineEnding: rules.map(isBesideLineEnding),
+    atBreak: rules.map((rule) => rule.atBreak === true),
+    codes,
+  };
 }
 
 /** The library's scope test (pattern-in-scope.js): any of `inConstruct`, none of `notInConstruct`. */
