@@ -15,7 +15,7 @@ import {
 import { isPhotoCredit } from './credits.ts';
 import { furnitureNames, isFurnitureName } from './furniture-names.ts';
 import type { TextStats } from './stats.ts';
-import { contains, removeWhere, type Verdict } from './tree.ts';
+import { contains, removeWhere, type Removal, type Verdict } from './tree.ts';
 
 // Elements that are furniture by their tag or ARIA role, wherever they stand.
 export const boilerplateTags = new Set(['nav', 'aside', 'menu', 'form']);
@@ -71,14 +71,15 @@ function isInReviews(element: Element): boolean {
   return false;
 }
 
+/** Removes the page's furniture; returns what it removed, for the statistics to follow. */
 export function removeBoilerplate(
   root: ParentNode,
   stats: Map<Element, TextStats>,
   pageText: number,
   heading: Element | undefined,
   keep?: Element,
-): void {
-  removeWhere(root, judgeBoilerplate, { stats, pageText, heading, keep });
+): Removal[] {
+  return removeWhere(root, judgeBoilerplate, { stats, pageText, heading, keep });
 }
 
 /** What removeBoilerplate decides for one element (a function of the module: see tree.ts). */

@@ -19,7 +19,7 @@ import { chooseCandidate } from './choose.ts';
 import { isImplausible } from './plausibility.ts';
 import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
-import { computeStats, textLength, type TextLengths } from './stats.ts';
+import { computeStats, textLength, updateStatsAfterRemovals, type TextLengths } from './stats.ts';
 import { findLead } from './lead.ts';
 import { siteOf } from './labelled-lists.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
@@ -35,7 +35,7 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
   const site = siteOf(pageUrl);
   const heading = findMainHeading(body);
   const lengths: TextLengths = new Map();
-  let stats = computeStats(body, lengths);
+  const stats = computeStats(body, lengths);
   const pageStats = stats.get(body as Element);
   const pageText = pageStats?.text ?? 0;
   const pageProse = pageStats ? pageStats.text - pageStats.linkText : 0;
@@ -46,8 +46,8 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
   const keep = scored && (stats.get(scored.top)?.text ?? 0) >= 400 ? scored.top : undefined;
 
   // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
-  removeBoilerplate(body, stats, pageText, heading, keep);
-  stats = computeStats(body, lengths);
+  const removals = removeBoilerplate(body, stats, pageText, heading, keep);
+  updateStatsAfterRemovals(body, stats, lengths, removals);
 
   removeLabelledFurniture(body, stats, pageText);
   removeReadAlsoLines(body, stats);

@@ -22,20 +22,31 @@ export function contains(ancestor: ParentNode, node: AnyNode): boolean {
 /** What a removal pass decides for one element. */
 export type Verdict = 'remove' | 'keep' | 'descend';
 
+/** An element a removal pass took out, and where it stood. */
+export interface Removal {
+  element: Element;
+  parent: ParentNode;
+}
+
 /**
  * Walks the tree and removes what `judge` condemns; a kept or removed block is not entered.
  * `context` goes to each call of `judge`, which can then be a function of its module rather than
- * a closure per page (see `walkElements`).
+ * a closure per page (see `walkElements`). Returns what it removed.
  */
 export function removeWhere<C = undefined>(
   root: ParentNode,
   judge: (element: Element, context: C) => Verdict,
   context?: C,
-): void {
+): Removal[] {
   const doomed: Element[] = [];
   collectDoomed(root, judge, context as C, doomed);
+  const removals: Removal[] = [];
   // Detached after the walk, so the walk never sees a tree that changes under it.
-  for (const element of doomed) detach(element);
+  for (const element of doomed) {
+    if (element.parent) removals.push({ element, parent: element.parent });
+    detach(element);
+  }
+  return removals;
 }
 
 function collectDoomed<C>(
