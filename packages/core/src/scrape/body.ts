@@ -65,7 +65,7 @@ export async function toCachedPage(
     });
   }
   const decoded = decodeHtml(response.body, contentType);
-  return {
+  const page: CachedPage = {
     url: response.url.href,
     status: response.status,
     contentType,
@@ -73,7 +73,16 @@ export async function toCachedPage(
     charset: decoded.charset,
     fetchedAt: Date.now(),
   };
+  if (decoded.charset === 'utf-8') decodedFrom.set(page, response.body);
+  return page;
 }
+
+/**
+ * The UTF-8 bytes a fetched page's text was decoded from, for the conversion thread to take
+ * instead of the text encoded again (convert-pool.ts). Beside the page, not in it: the page cache
+ * stores the page as JSON, and a page read back from it has no bytes.
+ */
+const decodedFrom = new WeakMap<CachedPage, Uint8Array>();
 
 const encoder = new TextEncoder();
 
@@ -168,6 +177,7 @@ export async function convertByType(
       collectLinks,
       place.threads,
       place.deadline,
+      decodedFrom.get(page),
     );
   // A parsed document is all content: main-content extraction is for web pages.
   if (page.parsedFrom) return convert({ ...options, onlyMainContent: false });

@@ -50,10 +50,15 @@ describe('convertThreads', () => {
 
   it('gives the same document on the pool as inline', async () => {
     const options: ScrapeOptions = { formats: ['markdown', 'html', 'links', 'images'] };
+    // UTF-8 pages reach the pool as the bytes they were decoded from (a BOM, text past U+00FF),
+    // others as their text encoded again.
     for (const path of [
       '/articles/plain.html',
       '/articles/heavy-boilerplate.html',
       '/tables.html',
+      '/enc/utf8-bom.html',
+      '/enc/utf8-none.html',
+      '/enc/shift_jis-meta.html',
     ]) {
       const pooled = await scrape(at(path), options, oneThread);
       const local = await scrape(at(path), options, inline);
