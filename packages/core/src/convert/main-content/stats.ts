@@ -75,32 +75,30 @@ export function updateStatsAfterRemovals(
   removals: readonly Removal[],
 ): void {
   if (removals.length === 0) return;
+  // Each element above a removal, by its distance below `root`.
   const depths = new Map<ParentNode, number>();
   for (const { element, parent } of removals) {
     forgetSubtree(element, stats);
-    const chain: ParentNode[] = [];
-    let reachesRoot = false;
-    for (let node: ParentNode | null = parent; node; node = node.parent) {
-      if (depths.has(node)) {
-        reachesRoot = true;
-        break;
-      }
-      chain.push(node);
-      if (node === root) {
-        reachesRoot = true;
-        break;
-      }
+    const chain = ancestorsUpTo(parent, root) ?? [];
+    for (let index = 0; index < chain.length; index++) {
+      depths.set(chain[index]!, chain.length - 1 - index);
     }
-    // A parent that was itself taken out (or lies outside `root`) needs nothing.
-    if (!reachesRoot) continue;
-    const last = chain[chain.length - 1];
-    let depth = last === undefined || last === root ? 0 : (depths.get(last.parent!) ?? 0) + 1;
-    for (let index = chain.length - 1; index >= 0; index--) depths.set(chain[index]!, depth++);
   }
   const dirty = [...depths.keys()].sort((a, b) => depths.get(b)! - depths.get(a)!);
   for (const node of dirty) {
     stats.set(node as Element, sumOfChildren(node, isInLink(node, root), stats, lengths));
   }
+}
+
+/** `node` and its ancestors up to `root`, nearest first; undefined when `root` is not one. */
+function ancestorsUpTo(node: ParentNode, root: ParentNode): ParentNode[] | undefined {
+  const chain: ParentNode[] = [];
+  for (let current: ParentNode | null = node; current; current = current.parent) {
+    chain.push(current);
+    if (current === root) return chain;
+  }
+  // A parent that was itself taken out (or lies outside `root`) needs nothing.
+  return undefined;
 }
 
 function forgetSubtree(element: Element, stats: Map<Element, TextStats>): void {
