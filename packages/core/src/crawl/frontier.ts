@@ -17,6 +17,7 @@
  * exists is either complete (result present: drop the entry) or is scraped again into a new
  * slot, as readers may have passed the empty one.
  */
+import { keepJsonWhenStored } from '../defaults/stored-json.ts';
 import type { Document } from '../document.ts';
 import { scanStore, type Store, type StoreEntry } from '../interfaces/store.ts';
 import type { ErrorCode } from '../errors.ts';
@@ -211,6 +212,8 @@ export class JobState {
     ttlMs: number | undefined,
   ): Promise<void> {
     const outcome: Outcome = { kind: 'document', ordinal };
+    // The CLI prints the document as it reads from the store: the store's text serves both.
+    keepJsonWhenStored(document);
     await this.#inOrder([
       () => this.store.set(this.namespace, `d/${pad(item.seq)}`, outcome),
       () =>

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore, SqliteStore, type Document, type Store } from '@trawl/core';
 import { JobState, type JobRecord, type QueueItem } from '../../src/crawl/frontier.js';
+import { jsonAsStored } from '../../src/defaults/stored-json.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'trawl-frontier-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -74,5 +75,21 @@ describe('JobState', () => {
     await state.storeDocument(item, 0, document, undefined);
     expect(writes.started).toEqual(pageWrites);
     expect(writes.beforeFirstSettled()).toBe(1);
+  });
+
+  it('leaves the text it stored for a document to whoever prints it', async () => {
+    // The CLI prints jsonAsStored(document): the store's own text, not a second serialisation.
+    const store = new SqliteStore({ path: join(directory, 'printed.db') });
+    try {
+      const state = new JobState(store, { ...record });
+      const page = { markdown: 'stored', metadata: { sourceURL: item.url } } as Document;
+      await state.storeDocument(item, 0, page, undefined);
+      page.markdown = 'changed after it was stored';
+      expect(JSON.parse(jsonAsStored(page))).toEqual(
+        await store.get(state.namespace, 'r/000000000000'),
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

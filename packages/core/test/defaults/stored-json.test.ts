@@ -1,13 +1,13 @@
 /**
- * The JSON text a built-in store wrote for an object, taken by the next writer of that object
- * (the CLI's output of a crawl's documents) instead of serialising it again (issue 17).
+ * The JSON text a built-in store wrote for a marked object, taken by the next writer of that
+ * object (the CLI's output of a crawl's documents) instead of serialising it again (issue 17).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore, SqliteStore, type Store } from '@trawl/core';
-import { jsonAsStored } from '@trawl/core/server';
+import { jsonAsStored, keepJsonWhenStored } from '@trawl/core/server';
 
 const directory = mkdtempSync(join(tmpdir(), 'trawl-stored-json-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -20,12 +20,26 @@ describe.each([
     const store = open();
     try {
       const document = { markdown: '# Title\n\nText "quoted"', metadata: { statusCode: 200 } };
+      keepJsonWhenStored(document);
       await store.set('results', 'r/1', document);
       // Changed after it was stored: the text still says what the store holds.
       document.metadata.statusCode = 500;
       const text = jsonAsStored(document);
       expect(JSON.parse(text)).toEqual(await store.get('results', 'r/1'));
       expect(JSON.parse(text)).toMatchObject({ metadata: { statusCode: 200 } });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('does not keep the text of an object nobody marked', async () => {
+    // A page-cache entry holds the page's HTML: its JSON must not live as long as the entry.
+    const store = open();
+    try {
+      const entry = { text: '<p>page</p>', status: 200 };
+      await store.set('page-cache', 'k', entry);
+      entry.status = 404;
+      expect(jsonAsStored(entry)).toBe(JSON.stringify(entry));
     } finally {
       await store.close();
     }
