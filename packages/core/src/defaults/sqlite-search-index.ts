@@ -99,8 +99,8 @@ function settle<T>(operation: () => T): Promise<T> {
 }
 
 /**
- * How long a put waits for others to share its transaction, in ms: pages finish one per turn of
- * the event loop, and a transaction per page costs a commit each (issue 17).
+ * Without a store's group to join: how long a put waits for others to share its transaction, in
+ * ms. Pages finish one per turn of the event loop, and a transaction per page costs a commit each.
  */
 const flushDelayMs = 250;
 /** Pages queued that are written without waiting longer (~1.5 MB of text held meanwhile). */
@@ -116,9 +116,23 @@ const idlePages = 24;
 /** Pages indexed per turn by a reader catching up: ~50 ms of a turn on a slow core. */
 const catchUpPages = 64;
 
+/**
+ * Runs a write in the store's open group transaction (SqliteStore's), opening one if none is;
+ * resolves once that transaction has committed.
+ */
+export type StoreGroupWrite = (write: () => void) => Promise<void>;
+
+/** Pages whose index write failed: they are only not findable, so a warning says so. */
+function lostPages(count: number, error: unknown): void {
+  process.emitWarning(`The search index lost ${count} pages: ${(error as Error).message}`, {
+    code: 'TRAWL_SEARCH_INDEX_WRITE',
+  });
+}
+
 /** A SearchIndex in a SQLite database opened by SqliteStore. */
 export class SqliteSearchIndex implements SearchIndex {
   readonly #db: DatabaseSync;
+  readonly #inStoreGroup: StoreGroupWrite | undefined;
   readonly #find: StatementSync;
   readonly #deletePage: StatementSync;
   readonly #deleteWords: StatementSync;
@@ -134,8 +148,14 @@ export class SqliteSearchIndex implements SearchIndex {
   #lastPutAt = 0;
   #closed = false;
 
-  constructor(db: DatabaseSync) {
+  /**
+   * `inStoreGroup`, when given, writes each put at once in the store's group transaction, which
+   * the store commits with its own writes of the same turn; without it, puts are queued and
+   * written in transactions of their own.
+   */
+  constructor(db: DatabaseSync, inStoreGroup?: StoreGroupWrite) {
     this.#db = db;
+    this.#inStoreGroup = inStoreGroup;
     createSchema(db);
     this.#find = db.prepare(
       'SELECT id, title, description, headings, body FROM search_pages WHERE url = ?',
@@ -164,18 +184,41 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * Queues the page and resolves: the queue is written in one transaction `flushDelayMs` later,
-   * or at once when `flushPages` wait, and every read of the index (and `close`) writes it
-   * first, so this process always sees every put. The index is best-effort: a page lost to a
-   * full disk or a kill before its write is only not findable.
+   * Writes the page's row in the store's group, or queues it when there is none (the queue is
+   * written in one transaction `flushDelayMs` later, at once when `flushPages` wait, and before
+   * every read and `close`), and resolves: this process always sees every put. The index is
+   * best-effort: a page lost to a full disk or a kill before its commit is only not findable.
    */
   put(entry: IndexEntry): Promise<void> {
-    this.#pending.push(entry);
     this.#lastPutAt = Date.now();
-    if (this.#pending.length >= flushPages) this.flush();
-    else this.#flushTimer ??= setTimeout(() => this.flush(), flushDelayMs);
+    if (this.#inStoreGroup) {
+      // Written now, committed with the store's writes of this turn: a queue held each page's
+      // text (~70 KB) for up to 32 pages, long enough for the crawl thread's scavenges to
+      // promote it, and the old generation filled with pages already written (issue 17).
+      this.#inStoreGroup(() => this.#putInGroup(entry)).catch((error: unknown) =>
+        lostPages(1, error),
+      );
+    } else {
+      this.#pending.push(entry);
+      if (this.#pending.length >= flushPages) this.flush();
+      else this.#flushTimer ??= setTimeout(() => this.flush(), flushDelayMs);
+    }
     this.#scheduleIdleIndexing();
     return Promise.resolve();
+  }
+
+  /**
+   * A put inside the store's group. A failure that leaves the transaction open loses only this
+   * page: thrown, it would fail the store's later writes of the turn too. One that rolled the
+   * transaction back is thrown, so that the store fails the writes it lost with it.
+   */
+  #putInGroup(entry: IndexEntry): void {
+    try {
+      this.#putSync(entry);
+    } catch (error) {
+      if (!this.#db.isTransaction) throw error;
+      lostPages(1, error);
+    }
   }
 
   /**
@@ -192,12 +235,7 @@ export class SqliteSearchIndex implements SearchIndex {
         for (const entry of batch) this.#putSync(entry);
       });
     } catch (error) {
-      process.emitWarning(
-        `The search index lost ${batch.length} pages: ${(error as Error).message}`,
-        {
-          code: 'TRAWL_SEARCH_INDEX_WRITE',
-        },
-      );
+      lostPages(batch.length, error);
     }
   }
 

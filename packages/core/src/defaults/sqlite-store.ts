@@ -188,7 +188,7 @@ export class SqliteStore implements Store {
       };
       this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(walCheckpointBytes / filePageBytes)}`);
       createSchema(this.#db);
-      this.searchIndex = new SqliteSearchIndex(this.#db);
+      this.searchIndex = new SqliteSearchIndex(this.#db, (write) => this.#write(write));
       this.#checkpointer =
         options.path === ':memory:' ? undefined : new WalCheckpointer(options.path);
     } catch (error) {
