@@ -54,8 +54,13 @@ export function decodeHtml(body: Uint8Array, contentType: string | undefined): D
 
 function decodeUndeclared(body: Uint8Array): DecodedText {
   const sample = body.subarray(0, detectionSampleBytes);
-  if (isUtf8(sample, body.length > sample.length)) {
-    return { text: decodeWith(body, 'utf-8'), charset: 'utf-8', source: 'detected' };
+  const truncated = body.length > sample.length;
+  const sampleText = utf8TextOf(sample, truncated);
+  if (sampleText !== undefined) {
+    // A sample that is the whole body is the page's text already: decoding it again made a
+    // second copy of every such page (issue 17).
+    const text = truncated ? decodeWith(body, 'utf-8') : sampleText;
+    return { text, charset: 'utf-8', source: 'detected' };
   }
   const guess = chardet.detect(sample);
   if (guess && isSupportedCharset(guess)) {
@@ -64,7 +69,8 @@ function decodeUndeclared(body: Uint8Array): DecodedText {
   return { text: decodeWith(body, 'windows-1252'), charset: 'windows-1252', source: 'default' };
 }
 
-function isUtf8(sample: Uint8Array, truncated: boolean): boolean {
+/** The sample decoded as UTF-8 (its cut last character left out), or undefined if it is not UTF-8. */
+function utf8TextOf(sample: Uint8Array, truncated: boolean): string | undefined {
   try {
     // A sample cut mid-character is still UTF-8: drop up to 3 trailing continuation bytes.
     let end = sample.length;
@@ -78,10 +84,9 @@ function isUtf8(sample: Uint8Array, truncated: boolean): boolean {
         if ((byte & 0x80) === 0) break;
       }
     }
-    strictUtf8.decode(sample.subarray(0, end));
-    return true;
+    return strictUtf8.decode(sample.subarray(0, end));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
