@@ -118,4 +118,4 @@ export { debianFilterLists } from './browser/adblock.ts';
 export { looksJsRendered } from './scrape/js-rendered.ts';
 export { prepareAgent } from './agent/index.ts';
 export { agentOptionsShape } from './agent/options.ts';
-export { jsonAsStored, keepJsonWhenStored } from './defaults/stored-json.ts';
+export { jsonAsStored } from './defaults/stored-json.ts';

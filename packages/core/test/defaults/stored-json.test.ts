@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore, SqliteStore, type Store } from '@trawl/core';
-import { jsonAsStored, keepJsonWhenStored } from '@trawl/core/server';
+import { jsonAsStored } from '@trawl/core/server';
+import { keepJsonWhenStored } from '../../src/defaults/stored-json.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'trawl-stored-json-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
