@@ -37,6 +37,21 @@ describe('usage errors', () => {
     });
   });
 
+  it('guess the command a typo meant', async () => {
+    const result = await run(['scrap', `${site}/`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^trawl: unknown command 'scrap' \(did you mean 'scrape'\?\)\. /);
+    expect((await run(['xyzzy'])).stderr).not.toMatch(/did you mean/);
+  });
+
+  it('say that a negative value is not one, rather than that it is missing', async () => {
+    const result = await run(['scrape', `${site}/`, '--timeout', '-5']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "trawl scrape: option '--timeout' takes no negative value (got '-5'); see 'trawl scrape --help'\n",
+    );
+  });
+
   it('name a flag given without its value', async () => {
     const result = await run(['scrape', `${site}/`, '--timeout']);
     expect(result.code).toBe(2);

@@ -55,6 +55,9 @@ describe('trawl monitor', () => {
     site.set('/offers', { title: 'Offers', text: 'Twenty percent off' });
     const second = await trawl('run', monitor.id);
     expect(second.stdout).toContain(`  changed\t${site.url}/offers`);
+    // The text output shows what changed, not only that something did.
+    expect(second.stdout).toMatch(/^ {4}\+Twenty percent off$/m);
+    expect(second.stdout).toMatch(/^ {4}-Ten percent off$/m);
     const checkId = second.stdout.split('\t')[0] ?? '';
 
     const checks = await trawl('checks', monitor.id);
@@ -120,6 +123,28 @@ describe('trawl monitor', () => {
       receiver.closeAllConnections();
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+
+  it('pauses, resumes and deletes a monitor', async () => {
+    const created = await trawl(
+      'create',
+      '--name',
+      'Short',
+      '--schedule',
+      'daily',
+      '--json',
+      `${site.url}/offers`,
+    );
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const paused = await trawl('pause', id);
+    expect(paused.code).toBe(0);
+    expect(paused.stdout).toContain(`${id}\tShort\tpaused`);
+    expect((await trawl('run', id)).stderr).toMatch(/paused/);
+    expect((await trawl('resume', id)).stdout).toContain(`${id}\tShort\tactive`);
+    const deleted = await trawl('delete', id);
+    expect(deleted).toMatchObject({ code: 0, stderr: `Monitor ${id} deleted.\n` });
+    expect((await trawl('list')).stdout).not.toContain(id);
+    expect((await trawl('delete', id)).stderr).toMatch(/Monitor not found/);
   });
 
   it('explains what is missing or wrong', async () => {

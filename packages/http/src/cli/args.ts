@@ -22,12 +22,12 @@ export function parseFlags<const T extends ParseArgsOptionsConfig>(args: string[
   try {
     return parseArgs({ args, options, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
-    throw usageErrorOf(error, Object.keys(options));
+    throw usageErrorOf(error, args, Object.keys(options));
   }
 }
 
 /** A parseArgs failure as a usage error naming the flag (and the nearest known one). */
-function usageErrorOf(error: unknown, known: string[]): unknown {
+function usageErrorOf(error: unknown, args: string[], known: string[]): unknown {
   const code = (error as { code?: unknown }).code;
   const message = (error as Error).message;
   const flag = /'(-[^' ]+)/.exec(message)?.[1];
@@ -38,11 +38,13 @@ function usageErrorOf(error: unknown, known: string[]): unknown {
     );
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
-    return new UsageError(
-      message.includes('does not take an argument')
-        ? `option '${flag}' takes no value`
-        : `option '${flag}' needs a value`,
-    );
+    if (message.includes('does not take an argument'))
+      return new UsageError(`option '${flag}' takes no value`);
+    // parseArgs takes '-5' after a flag for another flag; the user meant a (bad) value.
+    const next = args[args.indexOf(flag) + 1];
+    if (next !== undefined && /^-\d/.test(next))
+      return new UsageError(`option '${flag}' takes no negative value (got '${next}')`);
+    return new UsageError(`option '${flag}' needs a value`);
   }
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return new UsageError(message);
   return error;
@@ -50,11 +52,18 @@ function usageErrorOf(error: unknown, known: string[]): unknown {
 
 /** The known flag a typo most likely meant: a shared prefix or one edit away. */
 function nearestFlag(flag: string, known: string[]): string | undefined {
-  const name = flag.replace(/^-+(no-)?/, '').split('=')[0] ?? '';
+  return nearestName(flag.replace(/^-+(no-)?/, '').split('=')[0] ?? '', known);
+}
+
+/**
+ * The known name (a flag's or a command's) that a typo most likely meant: one edit away first,
+ * then a shared prefix. Names under three letters guess nothing: too many would match.
+ */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
   if (name.length < 3) return undefined;
-  return known.find(
-    (candidate) =>
-      candidate.startsWith(name) || name.startsWith(candidate) || oneEditApart(candidate, name),
+  return (
+    known.find((candidate) => oneEditApart(candidate, name)) ??
+    known.find((candidate) => candidate.startsWith(name) || name.startsWith(candidate))
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
-import { UsageError } from './args.ts';
+import { nearestName, UsageError } from './args.ts';
 
 /** One CLI command: the module a {@link CommandEntry} loads; its name is the entry's. */
 export interface Command {
@@ -149,8 +149,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const entry = commands.find((candidate) => candidate.name === name);
   if (!entry) {
+    const names = commands.map((c) => c.name);
+    const guess = nearestName(name, names);
     io.stderr(
-      `trawl: unknown command '${name}'. Commands: ${commands.map((c) => c.name).join(', ')}. See 'trawl --help'.\n`,
+      `trawl: unknown command '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}. ` +
+        `Commands: ${names.join(', ')}. See 'trawl --help'.\n`,
     );
     return 2;
   }

@@ -1,19 +1,26 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
 
 import { loadConfig } from '../config.ts';
-import { createApiKey, listApiKeys } from '../server/auth.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { openStore } from './store.ts';
 
 const usage = `Usage: trawl keys create --team <name>
        trawl keys list
+       trawl keys revoke <prefix|key>
 
 create   makes a new API key for a team and prints it (only now: the store keeps its hash)
 list     shows each stored key's team, first characters and creation time
+revoke   removes the stored key shown by 'list' with that prefix (or the whole key); a running
+         server refuses it from its next start
 
 Keys live in the SQLite store of $TRAWL_DATA_DIR; \`trawl serve\` reads them at start, beside
 TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
+
+Examples:
+  trawl keys create --team ops
+  trawl keys revoke fc-AbCdE
 `;
 
 /** The keys command. */
@@ -22,8 +29,9 @@ export const keysCommand: Command = {
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { team: { type: 'string' } });
     const [action, ...extra] = positionals;
-    if (extra.length > 0 || (action !== 'create' && action !== 'list'))
-      throw new UsageError(`give 'create --team <name>' or 'list'`);
+    const revoking = action === 'revoke' && extra.length === 1;
+    if (!revoking && (extra.length > 0 || (action !== 'create' && action !== 'list')))
+      throw new UsageError(`give 'create --team <name>', 'list' or 'revoke <prefix>'`);
     const config = loadConfig({ env: io.env });
     const store = await openStore(config);
     try {
@@ -31,6 +39,14 @@ export const keysCommand: Command = {
         if (!values.team) throw new UsageError(`keys create needs --team <name>`);
         io.stdout(`${await createApiKey(store, values.team)}\n`);
         io.stderr(`Key for team '${values.team}' created; it is not shown again.\n`);
+      } else if (action === 'revoke') {
+        const prefix = extra[0] ?? '';
+        const revoked = await revokeApiKey(store, prefix);
+        if (!revoked) {
+          io.stderr(`trawl keys: no stored key starts with '${prefix}'; see 'trawl keys list'\n`);
+          return 1;
+        }
+        io.stderr(`Key ${revoked.prefix}… of team '${revoked.team}' revoked.\n`);
       } else {
         for (const key of await listApiKeys(store))
           io.stdout(`${key.team}\t${key.prefix}…\t${key.createdAt}\n`);

@@ -11,6 +11,7 @@ import {
   WebhookSender,
   type Monitor,
   type MonitorCheck,
+  type MonitorCheckPage,
   type MonitorCreateInput,
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
@@ -24,11 +25,15 @@ const usage = `Usage: trawl monitor create --name <name> --schedule <when> [opti
        trawl monitor list [--limit n] [--offset n]
        trawl monitor run <monitorId>
        trawl monitor checks <monitorId> [<checkId>] [--limit n]
+       trawl monitor pause|resume|delete <monitorId>
 
 create   watch pages (or, with --crawl, the site each URL starts) on a schedule
 list     the monitors, newest first
-run      run a check now, wait for it, and print what changed
+run      run a check now, wait for it, and print what changed: each page's diff and judgment
 checks   a monitor's checks, newest first; with a check id, that check's pages
+pause    stop scheduled checks until resumed (the monitor and its checks are kept)
+resume   schedule checks again
+delete   remove the monitor, its checks and its baselines
 
 Options:
   --name <name>          name of the monitor (create)
@@ -44,6 +49,10 @@ Options:
   --json                 print JSON instead of text
 
 Monitors live in the SQLite store of $TRAWL_DATA_DIR; 'trawl serve' runs them on schedule.
+
+Examples:
+  trawl monitor create --name pricing --schedule 'every day at 9am' https://example.com/pricing
+  trawl monitor run mon_… --json
 `;
 
 const options = {
@@ -68,6 +77,24 @@ type Values = ReturnType<
 function scheduleOf(when: string, timezone: string | undefined): MonitorCreateInput['schedule'] {
   const cron = /^\S+ \S+ \S+ \S+ \S+$/.test(when.trim()) && /^[\d*/,\- ]+$/.test(when.trim());
   return { ...(cron ? { cron: when } : { text: when }), ...(timezone ? { timezone } : {}) };
+}
+
+/** How many lines of a page's diff the text output shows; `--json` has all of it. */
+const diffLinesShown = 40;
+
+/** A changed page's judgment and diff, indented under its status line. */
+function pageDetailText(page: MonitorCheckPage): string {
+  const lines: string[] = [];
+  const { judgment } = page;
+  if (judgment) {
+    const verdict = judgment.meaningful ? 'meaningful' : 'not meaningful';
+    lines.push(`    judged ${verdict} (${judgment.confidence}): ${judgment.reason}`);
+  }
+  const diff = page.diff?.text?.trimEnd().split('\n') ?? [];
+  for (const line of diff.slice(0, diffLinesShown)) lines.push(`    ${line}`);
+  if (diff.length > diffLinesShown)
+    lines.push(`    … ${diff.length - diffLinesShown} more lines (--json has the whole diff)`);
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 const summaryText = (check: MonitorCheck) => {
@@ -120,14 +147,16 @@ async function create(service: MonitorService, values: Values, urls: string[], t
   );
 }
 
+const actions = ['create', 'list', 'run', 'checks', 'pause', 'resume', 'delete'];
+
 /** The monitor command. */
 export const monitorCommand: Command = {
   usage,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, options);
     const [action, ...rest] = positionals;
-    if (!['create', 'list', 'run', 'checks'].includes(action ?? ''))
-      throw new UsageError(`give create, list, run or checks`);
+    if (!actions.includes(action ?? ''))
+      throw new UsageError(`give ${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`);
     const config = loadConfig({ env: io.env });
     // Refused before anything is created: a monitor whose digests cannot be sent would look
     // set up and mail nothing.
@@ -183,16 +212,29 @@ export const monitorCommand: Command = {
         return 0;
       }
       const [monitorId, checkId, ...extra] = rest;
-      if (!monitorId || extra.length > 0 || (action === 'run' && checkId))
+      if (!monitorId || extra.length > 0 || (action !== 'checks' && checkId))
         throw new UsageError(`monitor ${action} needs one monitor id`);
+      if (action === 'delete') {
+        await service.delete(monitorId, { team });
+        print({ id: monitorId, deleted: true }, () => io.stderr(`Monitor ${monitorId} deleted.\n`));
+        return 0;
+      }
+      if (action === 'pause' || action === 'resume') {
+        const status = action === 'pause' ? 'paused' : 'active';
+        const monitor = await service.update(monitorId, { status }, { team });
+        print(monitor, () => printMonitor(io, monitor));
+        return 0;
+      }
       if (action === 'run') {
         const started = await service.run(monitorId, { team });
         const done = await service.waitForCheck(monitorId, started.id, { team });
         const pages = (await service.check(monitorId, done.id, { limit: 100 }, { team })).pages;
         print({ ...done, pages }, () => {
           io.stdout(`${done.id}\t${summaryText(done)}\n`);
-          for (const page of pages.filter((entry) => entry.status !== 'same'))
+          for (const page of pages.filter((entry) => entry.status !== 'same')) {
             io.stdout(`  ${page.status}\t${page.url}${page.error ? `\t${page.error}` : ''}\n`);
+            io.stdout(pageDetailText(page));
+          }
           if (done.warning) io.stderr(`warning: ${done.warning}\n`);
         });
         return done.status === 'failed' ? 1 : 0;

@@ -42,6 +42,26 @@ export async function listApiKeys(store: Store): Promise<StoredKey[]> {
   return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/**
+ * Removes the stored key shown with `prefix` (or the whole key) and resolves with what the store
+ * kept of it, undefined when none matched. Two keys sharing a prefix are named in the refusal
+ * rather than both removed by surprise.
+ * @throws BAD_REQUEST when the prefix is ambiguous
+ */
+export async function revokeApiKey(store: Store, prefix: string): Promise<StoredKey | undefined> {
+  const matches: { hash: string; value: StoredKey }[] = [];
+  for await (const { key: hash, value } of scanStore<StoredKey>(store, keysNamespace))
+    if (value.prefix === prefix || (prefix.length >= 8 && hashOf(prefix).toString('hex') === hash))
+      matches.push({ hash, value });
+  if (matches.length > 1)
+    throw new ValidationError(
+      `${matches.length} keys start with '${prefix}' (teams ${matches.map((m) => m.value.team).join(', ')}): give the whole key`,
+    );
+  const [match] = matches;
+  if (match) await store.delete(keysNamespace, match.hash);
+  return match?.value;
+}
+
 /** The server's keys: which team a presented key belongs to. */
 export class ApiKeys {
   readonly #teams = new Map<string, string>();
