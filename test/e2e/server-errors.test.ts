@@ -99,15 +99,23 @@ describe('error answers of the /v2 server', () => {
   it('401: no header, an empty Bearer, an unknown key', async () => {
     expect(await call('GET', '/v2/crawl/active', undefined, {})).toEqual({
       status: 401,
-      body: { success: false, error: 'Unauthorized' },
+      body: {
+        success: false,
+        code: 'UNAUTHORIZED',
+        error:
+          "Unauthorized: this server has API keys (TRAWL_API_KEYS or 'trawl keys create'); send 'Authorization: Bearer <key>'",
+      },
     });
     expect(await call('GET', '/v2/crawl/active', undefined, { authorization: 'Bearer ' })).toEqual({
       status: 401,
-      body: { success: false, error: 'Unauthorized: Token missing' },
+      body: { success: false, code: 'UNAUTHORIZED', error: 'Unauthorized: Token missing' },
     });
     expect(
       await call('GET', '/v2/crawl/active', undefined, { authorization: 'Bearer nope' }),
-    ).toEqual({ status: 401, body: { success: false, error: 'Unauthorized: Invalid token' } });
+    ).toEqual({
+      status: 401,
+      body: { success: false, code: 'UNAUTHORIZED', error: 'Unauthorized: Invalid token' },
+    });
   });
 
   it('404: unknown jobs, malformed job ids and unknown routes', async () => {
@@ -129,7 +137,11 @@ describe('error answers of the /v2 server', () => {
     });
     expect(await call('GET', '/v2/nothing-here')).toEqual({
       status: 404,
-      body: { success: false, error: 'Not found: GET /v2/nothing-here' },
+      body: {
+        success: false,
+        code: 'NOT_FOUND',
+        error: 'Not found: GET /v2/nothing-here (GET /v2/openapi.json lists the routes)',
+      },
     });
   });
 

@@ -154,7 +154,11 @@ export function authenticate(keys: ApiKeys, credentials: Credentials): AuthOutco
     if (token === undefined)
       return { refused: 'Unauthorized: send the key as the only subprotocol' };
   } else {
-    return { refused: 'Unauthorized' };
+    // Keys turn a keyless server into a keyed one; say so, since the caller may not know.
+    return {
+      refused:
+        "Unauthorized: this server has API keys (TRAWL_API_KEYS or 'trawl keys create'); send 'Authorization: Bearer <key>'",
+    };
   }
   const team = keys.teamOf(token);
   return team === undefined ? { refused: 'Unauthorized: Invalid token' } : { team };

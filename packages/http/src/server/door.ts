@@ -31,9 +31,8 @@ async function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequ
   const route = request.routeOptions.url;
   if (route === undefined || !isKeyedRoute(route)) return undefined;
   const outcome = authenticate(keys, credentialsOf(request));
-  // The hosted service names no code in a 401.
-  if ('refused' in outcome)
-    return new Refusal('UNAUTHORIZED', outcome.refused, { showCode: false });
+  // The code is what docs/errors.md promises; the SDKs read only `error`, so it costs them nothing.
+  if ('refused' in outcome) return new Refusal('UNAUTHORIZED', outcome.refused);
   request.team = outcome.team;
   const limited = await rate.take(outcome.team, rateModeOf(request.method, route));
   if (!limited) return undefined;

@@ -180,9 +180,10 @@ export function answerErrors(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     sendError(
       reply,
-      new Refusal('NOT_FOUND', `Not found: ${request.method} ${request.url.split('?')[0]}`, {
-        showCode: false,
-      }),
+      new Refusal(
+        'NOT_FOUND',
+        `Not found: ${request.method} ${request.url.split('?')[0]} (GET /v2/openapi.json lists the routes)`,
+      ),
     ),
   );
 }
