@@ -52,6 +52,22 @@ describe('usage errors', () => {
     );
   });
 
+  it('print an error page but exit 1 with a line on stderr saying what the site answered', async () => {
+    const result = await run(['scrape', `${site}/no-such-page`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/404/);
+    expect(result.stderr).toBe(`trawl scrape: the site answered 404 for ${site}/no-such-page\n`);
+  });
+
+  it('note that a URL without a scheme is fetched over https', async () => {
+    const bare = `${site}/`.replace(/^http:\/\//, '');
+    const result = await run(['scrape', bare, '--timeout', '3000']);
+    expect(result.stderr).toContain(
+      `note: '${bare}' has no scheme: fetching https://${bare} (write http:// for a site without TLS)\n`,
+    );
+    expect((await run(['scrape', bare, '-q', '--timeout', '3000'])).stderr).not.toContain('note:');
+  });
+
   it('name a flag given without its value', async () => {
     const result = await run(['scrape', `${site}/`, '--timeout']);
     expect(result.code).toBe(2);

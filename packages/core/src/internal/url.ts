@@ -52,6 +52,7 @@ export function keepsHost(reference: string): boolean {
 }
 
 const relativeStart = /^[\w.~?#-]/;
+const hostWithPort = /^[^:/?#]+:\d+(?:[/?#]|$)/;
 
 /**
  * Parses a user-given URL to scrape. A bare host (`example.com/page`) gets `https://`, as users of
@@ -59,7 +60,9 @@ const relativeStart = /^[\w.~?#-]/;
  */
 export function parseTargetUrl(input: string): URL {
   const trimmed = input.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  // `localhost:8765/x` reads as scheme `localhost:`; a host with a port is no scheme.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !hostWithPort.test(trimmed);
+  const withScheme = hasScheme ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);

@@ -89,6 +89,17 @@ describe('bad input', () => {
     },
   );
 
+  it('takes a host with a port and no scheme as an https URL, not as a scheme', async () => {
+    const plain = page('/').replace(/^http:\/\//, '');
+    // The fixture site speaks plain HTTP, so https fails at the fetch, after parsing.
+    await expect(scrape(plain, { timeout: 2000 })).rejects.not.toMatchObject({
+      code: 'INVALID_URL',
+    });
+    await expect(scrape(`localhost:1/`, { timeout: 2000 })).rejects.not.toMatchObject({
+      code: 'INVALID_URL',
+    });
+  });
+
   it('refuses unknown options and wrong types with BAD_REQUEST listing the field', async () => {
     await expect(scrape(page('/'), { onlyMainContnet: false } as never)).rejects.toMatchObject({
       code: 'BAD_REQUEST',

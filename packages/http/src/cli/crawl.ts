@@ -13,7 +13,13 @@ import {
   runJob,
   type JobFlagValues,
 } from './job-command.ts';
-import { pageCacheHelp, pageFlagsHelp, siteFlagOptions, toInteger } from './page-flags.ts';
+import {
+  noteMissingScheme,
+  pageCacheHelp,
+  pageFlagsHelp,
+  siteFlagOptions,
+  toInteger,
+} from './page-flags.ts';
 
 const usage = `Usage: trawl crawl <url> [options]
        trawl crawl --resume <id> [output options]
@@ -60,6 +66,7 @@ export const crawlCommand: Command = {
   usage,
   async run(args, io) {
     const { url, options, values } = parseCrawlArgs(args);
+    if (url !== undefined) noteMissingScheme(url, io, values.quiet);
     return runJob('crawl', values, io, options?.scrapeOptions, (context) =>
       crawl(url ?? '', options ?? {}, context),
     );

@@ -7,6 +7,7 @@ import {
   formatsFrom,
   outputFlagOptions,
   pageFlagOptions,
+  noteMissingScheme,
   quietHelp,
   siteFlagOptions,
   toInteger,
@@ -52,6 +53,7 @@ export const mapCommand: Command = {
     const [url, ...extra] = positionals;
     if (!url || extra.length > 0)
       throw new UsageError(`give exactly one URL (got ${positionals.length})`);
+    noteMissingScheme(url, io, values.quiet);
     const [format] = values.json ? ['json'] : formatsFrom(values, ['urls', 'json'], 'urls');
     const options: MapOptions = {};
     if (values.subdomains !== undefined) options.includeSubdomains = values.subdomains;

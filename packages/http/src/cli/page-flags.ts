@@ -8,6 +8,7 @@
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { ValidationError, type EngineConfig, type ScrapeOptions } from '@trawl/core';
 import { UsageError } from './args.ts';
+import type { CliIo } from './index.ts';
 
 /** parseArgs definitions of the page flags. */
 export const pageFlagOptions = {
@@ -177,6 +178,17 @@ function splitSelectors(values: string[] | undefined): string[] | undefined {
           .split(',')
           .map((part) => part.trim())
           .filter(Boolean),
+  );
+}
+
+/**
+ * Says on stderr that a URL given without a scheme is fetched over https (as the engine takes
+ * it), so a TLS error from a plain-HTTP site does not come as a surprise.
+ */
+export function noteMissingScheme(url: string, io: CliIo, quiet: boolean | undefined): void {
+  if (quiet || /^[a-z][a-z0-9+.-]*:\/\//i.test(url.trim())) return;
+  io.stderr(
+    `note: '${url}' has no scheme: fetching https://${url.trim()} (write http:// for a site without TLS)\n`,
   );
 }
 

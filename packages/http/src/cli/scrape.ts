@@ -6,6 +6,7 @@ import type { Command } from './index.ts';
 import {
   checkPageSettings,
   formatsFrom,
+  noteMissingScheme,
   outputFlagOptions,
   pageCacheHelp,
   pageFlagOptions,
@@ -49,6 +50,7 @@ export const scrapeCommand: Command = {
     const [url, ...extra] = positionals;
     if (!url || extra.length > 0)
       throw new UsageError(`give exactly one URL (got ${positionals.length})`);
+    noteMissingScheme(url, io, values.quiet);
     const formats = formatsFrom(values, outputFormats, 'markdown');
     // One plain format prints as it is; json, or several formats, print the document as JSON.
     const single = formats.length === 1 && formats[0] !== 'json' ? formats[0] : undefined;
@@ -79,6 +81,15 @@ export const scrapeCommand: Command = {
         io.stdout(`${document[single] ?? ''}\n`);
       else io.stdout(`${JSON.stringify(document, null, 2)}\n`);
       if (document.warning && !values.quiet) io.stderr(`warning: ${document.warning}\n`);
+      // The page is printed either way (an error page can be what was wanted), but a script
+      // must be able to tell that the site answered with an error.
+      const status = document.metadata.statusCode;
+      if (status >= 400) {
+        io.stderr(
+          `trawl scrape: the site answered ${status} for ${document.metadata.url ?? url}\n`,
+        );
+        return 1;
+      }
       return 0;
     } finally {
       await store?.close();
