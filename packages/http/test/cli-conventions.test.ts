@@ -87,6 +87,44 @@ describe('usage errors', () => {
   });
 });
 
+describe('every command', () => {
+  const commands = [
+    'scrape',
+    'crawl',
+    'batch',
+    'map',
+    'parse',
+    'extract',
+    'agent',
+    'serve',
+    'worker',
+    'monitor',
+    'keys',
+    'feedback',
+    'search',
+    'index',
+  ];
+
+  it('shows an example in its --help, and every command that ends takes -q', async () => {
+    for (const command of commands) {
+      const help = (await run([command, '--help'])).stdout;
+      expect(help, command).toMatch(/\nExamples:\n {2}trawl /);
+      // serve and worker run until stopped and log as servers do.
+      if (command !== 'serve' && command !== 'worker') expect(help, command).toMatch(/-q, --quiet/);
+    }
+  });
+
+  it('takes -q on the commands that refused it, and prints no notes with it', async () => {
+    expect(await run(['monitor', 'list', '-q'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await run(['search', 'anything', '--source', 'local', '-q'])).toMatchObject({
+      code: 0,
+      stderr: '',
+    });
+    expect((await run(['extract', `${site}/`, '-q'])).stderr).not.toMatch(/unknown option/);
+    expect(await run(['keys', 'list', '-q'])).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
 describe('trawl --version', () => {
   it('prints the package version and the Node.js it runs on', async () => {
     const result = await run(['--version']);

@@ -9,18 +9,27 @@ const fixture = (name: string) =>
   fileURLToPath(new URL(`../../core/test/parse/fixtures/${name}`, import.meta.url));
 const report = fileURLToPath(new URL('../../../test/parse-corpus/out/report.pdf', import.meta.url));
 
-async function run(args: string[]) {
+async function run(args: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
-    env: {},
+    env,
   });
   return { code, stdout, stderr };
 }
 
 describe('trawl parse', () => {
+  it('reads the engine settings as the other commands do (TRAWL_SOFFICE_PATH)', async () => {
+    const legacyDoc = fileURLToPath(
+      new URL('../../../test/parse-sample/poi/document/SampleDoc.doc', import.meta.url),
+    );
+    const result = await run(['parse', legacyDoc], { TRAWL_SOFFICE_PATH: '/nonexistent/soffice' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/TRAWL_SOFFICE_PATH \(sofficePath\) is \/nonexistent\/soffice/);
+  });
+
   it('prints a PDF as markdown', async () => {
     const result = await run(['parse', fixture('simple.pdf')]);
     expect(result).toMatchObject({ code: 0, stderr: '' });

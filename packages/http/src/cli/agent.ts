@@ -29,6 +29,9 @@ Options:
 Needs an LLM that can call tools: TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL (OpenAI, or a local
 Ollama, llama.cpp server or vLLM). Search reads the pages scraped on this machine, and the web
 through TRAWL_SEARXNG_URL when set.
+
+Examples:
+  trawl agent 'founders of example.com' --url https://example.com --max-credits 50
 `;
 
 const efforts = ['low', 'medium', 'high'] as const;

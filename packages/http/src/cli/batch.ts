@@ -29,6 +29,10 @@ ${jobOutputHelp('batch')}
 Exit status: 0 when the batch completed (per-page failures are listed on stderr), 1 when no
 page could be scraped, 2 for bad options, 130 when interrupted.
 ${pageCacheHelp}
+
+Examples:
+  trawl batch https://example.com/a https://example.com/b > pages.jsonl
+  trawl batch --input urls.txt --out pages/
 `;
 
 /** The batch command. */

@@ -59,6 +59,10 @@ Exit status: 0 when the crawl completed (per-page failures are listed on stderr)
 failed or no page could be scraped, 2 for bad options, 130 when interrupted.
 The crawl store and the page cache live in $TRAWL_DATA_DIR (default ./.trawl).
 ${pageCacheHelp}
+
+Examples:
+  trawl crawl https://example.com/docs/ --limit 200 --out docs/
+  trawl crawl --resume 0b6c…
 `;
 
 /** The crawl command. */

@@ -4,6 +4,7 @@ import { parseFlags, UsageError } from './args.ts';
 import { loadConfig } from '../config.ts';
 import type { Command } from './index.ts';
 import { llmOf, readJsonFile } from './llm-flags.ts';
+import { quietable, quietFlagOption, quietHelp } from './page-flags.ts';
 import { openStore } from './store.ts';
 
 const usage = `Usage: trawl extract <url...> --prompt <text> [--schema <file>] [options]
@@ -15,20 +16,27 @@ Options:
   --prompt <text>        what to extract, in words
   --schema <file>        JSON Schema file of the answer
   --show-sources         also print which pages each field came from
+${quietHelp}
   -h, --help             show this help
 
 Needs an LLM: TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL. Answers are cached in $TRAWL_DATA_DIR.
+
+Examples:
+  trawl extract 'https://example.com/*' --prompt 'the plans and their prices'
+  trawl extract https://example.com/team --schema team.schema.json
 `;
 
 /** The extract command. */
 export const extractCommand: Command = {
   usage,
-  async run(args, io) {
+  async run(args, cliIo) {
     const { values, positionals } = parseFlags(args, {
       prompt: { type: 'string' },
       schema: { type: 'string' },
       'show-sources': { type: 'boolean' },
+      ...quietFlagOption,
     });
+    const io = quietable(cliIo, values.quiet);
     if (positionals.length === 0) throw new UsageError('give at least one URL');
     const config = loadConfig({ env: io.env });
     const llm = llmOf(config);

@@ -10,7 +10,7 @@ import {
 import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { toInteger } from './page-flags.ts';
+import { quietFlagOption, quietHelp, toInteger } from './page-flags.ts';
 import { openStore } from './store.ts';
 
 const usage = `Usage: trawl feedback list [options]
@@ -25,9 +25,13 @@ Options:
                        2025-06-01T12:00:00Z) or a duration back from now (90m, 24h, 7d)
   --limit <n>          at most n entries
   --json               one JSON object per line (every stored field) instead of a table
+${quietHelp}
   -h, --help           show this help
 
 Feedback lives in the SQLite store of $TRAWL_DATA_DIR, beside the jobs it is about.
+
+Examples:
+  trawl feedback list --team ops --since 24h --json
 `;
 
 /** The feedback command. */
@@ -40,6 +44,8 @@ export const feedbackCommand: Command = {
       since: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean' },
+      // Nothing but the list is printed; accepted so that -q works on every command.
+      ...quietFlagOption,
     });
     const [action, ...extra] = positionals;
     if (action !== 'list' || extra.length > 0) throw new UsageError(`give 'list' and its options`);

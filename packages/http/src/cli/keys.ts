@@ -1,9 +1,11 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
 
+import { NotFoundError } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
+import { quietable, quietFlagOption, quietHelp } from './page-flags.ts';
 import { openStore } from './store.ts';
 
 const usage = `Usage: trawl keys create --team <name>
@@ -14,6 +16,8 @@ create   makes a new API key for a team and prints it (only now: the store keeps
 list     shows each stored key's team, first characters and creation time
 revoke   removes the stored key shown by 'list' with that prefix (or the whole key); a running
          server refuses it from its next start
+
+${quietHelp}
 
 Keys live in the SQLite store of $TRAWL_DATA_DIR; \`trawl serve\` reads them at start, beside
 TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
@@ -26,8 +30,12 @@ Examples:
 /** The keys command. */
 export const keysCommand: Command = {
   usage,
-  async run(args, io) {
-    const { values, positionals } = parseFlags(args, { team: { type: 'string' } });
+  async run(args, cliIo) {
+    const { values, positionals } = parseFlags(args, {
+      team: { type: 'string' },
+      ...quietFlagOption,
+    });
+    const io = quietable(cliIo, values.quiet);
     const [action, ...extra] = positionals;
     const revoking = action === 'revoke' && extra.length === 1;
     if (!revoking && (extra.length > 0 || (action !== 'create' && action !== 'list')))
@@ -42,10 +50,8 @@ export const keysCommand: Command = {
       } else if (action === 'revoke') {
         const prefix = extra[0] ?? '';
         const revoked = await revokeApiKey(store, prefix);
-        if (!revoked) {
-          io.stderr(`trawl keys: no stored key starts with '${prefix}'; see 'trawl keys list'\n`);
-          return 1;
-        }
+        if (!revoked)
+          throw new NotFoundError(`no stored key starts with '${prefix}'; see 'trawl keys list'`);
         io.stderr(`Key ${revoked.prefix}… of team '${revoked.team}' revoked.\n`);
       } else {
         for (const key of await listApiKeys(store))

@@ -32,6 +32,9 @@ Options:
   --format <f>           urls (default: one per line) or json ({"links": [...]}; also --json)
 ${quietHelp}
   -h, --help             show this help
+
+Examples:
+  trawl map https://example.com --search pricing --limit 20
 `;
 
 const { timeout, language, country } = pageFlagOptions;

@@ -18,7 +18,7 @@ import { loadConfig } from '../config.ts';
 import { monitorSettingsFrom } from '../server/monitor-settings.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { CliIo, Command } from './index.ts';
-import { toInteger } from './page-flags.ts';
+import { quietable, quietFlagOption, quietHelp, toInteger } from './page-flags.ts';
 import { openStore } from './store.ts';
 
 const usage = `Usage: trawl monitor create --name <name> --schedule <when> [options] <url>...
@@ -47,6 +47,7 @@ Options:
   --webhook <url>        send monitor.page and monitor.check.completed events here
   --team <name>          the team the monitors belong to (default 'default')
   --json                 print JSON instead of text
+${quietHelp}
 
 Monitors live in the SQLite store of $TRAWL_DATA_DIR; 'trawl serve' runs them on schedule.
 
@@ -67,6 +68,7 @@ const options = {
   webhook: { type: 'string' },
   team: { type: 'string' },
   json: { type: 'boolean' },
+  ...quietFlagOption,
 } as const;
 
 type Values = ReturnType<
@@ -152,8 +154,9 @@ const actions = ['create', 'list', 'run', 'checks', 'pause', 'resume', 'delete']
 /** The monitor command. */
 export const monitorCommand: Command = {
   usage,
-  async run(args, io) {
+  async run(args, cliIo) {
     const { values, positionals } = parseFlags(args, options);
+    const io = quietable(cliIo, values.quiet);
     const [action, ...rest] = positionals;
     if (!actions.includes(action ?? ''))
       throw new UsageError(`give ${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`);

@@ -67,6 +67,17 @@ export const outputFlagOptions = {
 /** The formats of each page of a crawl or batch scrape (their output is always JSON lines). */
 export const jobPageFormats = ['markdown', 'html', 'rawHtml', 'links', 'images'] as const;
 
+/** `-q`/`--quiet` for the commands without the page flags. */
+export const quietFlagOption = { quiet: { type: 'boolean', short: 'q' } } as const;
+
+/**
+ * What a command writes with `--quiet`: stdout as it is, stderr dropped. Errors still reach the
+ * user, since the CLI prints them through its own handle once the command throws.
+ */
+export function quietable(io: CliIo, quiet: boolean | undefined): CliIo {
+  return quiet ? { ...io, stderr: () => undefined } : io;
+}
+
 /** The help line of `--quiet`. */
 export const quietHelp = `  -q, --quiet            no progress, summary or warnings on stderr (errors only)`;
 

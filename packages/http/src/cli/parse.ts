@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { maxParseBytes, parse, ValidationError, type ParseOptions } from '@trawl/core';
+import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { formatsFrom, quietHelp } from './page-flags.ts';
@@ -11,8 +12,9 @@ type OutputFormat = (typeof outputFormats)[number];
 
 const usage = `Usage: trawl parse <file> [options]
 
-Converts a document to markdown: PDF, DOCX, XLSX, HTML, CSV, TSV, Markdown, JSON, XML or text.
-The kind comes from the file's bytes, then its extension.
+Converts a document to markdown: PDF, DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB, HTML, CSV, TSV,
+Markdown, JSON, XML or text, and legacy DOC, XLS and PPT through LibreOffice (TRAWL_SOFFICE_PATH,
+else the usual install paths). The kind comes from the file's bytes, then its extension.
 
 Options:
   --format <f>           markdown (default), html, or json (the whole document with metadata)
@@ -25,7 +27,12 @@ Options:
 ${quietHelp}
   -h, --help             show this help
 
-A warning (scanned pages, pages left out) goes to stderr.
+A warning (scanned pages, pages left out) goes to stderr. The engine settings (TRAWL_* variables
+and the TRAWL_CONFIG file) apply as they do to the other commands.
+
+Examples:
+  trawl parse report.pdf --max-pages 10
+  trawl parse budget.xlsx --format json > budget.json
 `;
 
 const list = (values: string[] | undefined) =>
@@ -85,7 +92,10 @@ export const parseCommand: Command = {
       ...(timeout ? { timeout } : {}),
       ...(maxPages ? { parsers: [{ type: 'pdf' as const, maxPages }] } : {}),
     };
-    const document = await parse(new Uint8Array(await readFile(path)), options);
+    const config = loadConfig({ env: io.env });
+    const document = await parse(new Uint8Array(await readFile(path)), options, {
+      config: config.engine,
+    });
     if (format === 'json') io.stdout(`${JSON.stringify(document, null, 2)}\n`);
     else io.stdout(`${document[format] ?? ''}\n`);
     if (document.warning && format !== 'json' && !values.quiet)

@@ -36,6 +36,10 @@ ${quietHelp}
   -h, --help             show this help
 
 ${pageCacheHelp}
+
+Examples:
+  trawl scrape https://example.com/pricing
+  trawl scrape https://example.com --format markdown,links > page.json
 `;
 
 /** The scrape command. */

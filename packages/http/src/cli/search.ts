@@ -13,7 +13,7 @@ import {
 import { loadConfig } from '../config.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { toInteger } from './page-flags.ts';
+import { quietable, quietFlagOption, quietHelp, toInteger } from './page-flags.ts';
 import { openStore } from './store.ts';
 
 const searchUsage = `Usage: trawl search <query> [options]
@@ -28,13 +28,21 @@ Options:
   --domain <host>        only results on this host (repeatable)
   --scrape               scrape each result and print the documents as JSON
   --json                 print the whole answer as JSON
+${quietHelp}
   -h, --help             show this help
+
+Examples:
+  trawl search 'refund policy' --source local --limit 5
 `;
 
 const indexUsage = `Usage: trawl index <stats|rebuild>
 
   stats     pages in the built-in search index and its size on disk
   rebuild   empty the index and fill it again from the page cache (nothing is fetched)
+${quietHelp}
+
+Examples:
+  trawl index stats
 `;
 
 async function configAndStore(env: Record<string, string | undefined>) {
@@ -45,14 +53,16 @@ async function configAndStore(env: Record<string, string | undefined>) {
 /** The search command. */
 export const searchCommand: Command = {
   usage: searchUsage,
-  async run(args, io) {
+  async run(args, cliIo) {
     const { values, positionals } = parseFlags(args, {
       limit: { type: 'string' },
       source: { type: 'string' },
       domain: { type: 'string', multiple: true },
       scrape: { type: 'boolean' },
       json: { type: 'boolean' },
+      ...quietFlagOption,
     });
+    const io = quietable(cliIo, values.quiet);
     if (positionals.length === 0) throw new UsageError('give a query');
     const options: SearchOptions = {};
     if (values.limit !== undefined) options.limit = toInteger(values.limit, '--limit', 'results');
@@ -86,7 +96,7 @@ export const searchCommand: Command = {
 export const indexCommand: Command = {
   usage: indexUsage,
   async run(args, io) {
-    const [action, ...extra] = args;
+    const [action, ...extra] = parseFlags(args, quietFlagOption).positionals;
     if ((action !== 'stats' && action !== 'rebuild') || extra.length > 0)
       throw new UsageError('give stats or rebuild');
     const { config, store } = await configAndStore(io.env);

@@ -28,6 +28,10 @@ Options:
 API keys: TRAWL_API_KEYS="key1,team-a:key2", and those of 'trawl keys create'. Without keys the server is keyless and listens on
 loopback only. Fetching private and loopback addresses is refused unless
 TRAWL_ALLOW_PRIVATE_ADDRESSES=true (or its alias TRAWL_ALLOW_PRIVATE_TARGETS). Request logs are JSON lines on stdout (TRAWL_LOG_LEVEL).
+
+Examples:
+  trawl serve --port 3002
+  trawl serve --role api   # with TRAWL_QUEUE=bullmq and trawl worker beside it
 `;
 
 /** What serving changes in the defaults: a conversion thread per core (warm-threads.ts). */

@@ -27,6 +27,9 @@ another once its lease (TRAWL_QUEUE_LEASE_MS) expires.
 Options:
   --concurrency <n>   pages this worker scrapes at once (default $TRAWL_CRAWL_CONCURRENCY or 10)
   -h, --help          show this help
+
+Examples:
+  trawl worker --concurrency 16   # with TRAWL_QUEUE=bullmq and TRAWL_REDIS_URL set
 `;
 
 /** The worker command. */
