@@ -3,7 +3,7 @@
  * line naming the flag and `--help` with exit 2; a flag has one name on every page command;
  * `--quiet` prints nothing; options whose setting is missing are refused before any work.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -122,6 +122,43 @@ describe('every command', () => {
     });
     expect((await run(['extract', `${site}/`, '-q'])).stderr).not.toMatch(/unknown option/);
     expect(await run(['keys', 'list', '-q'])).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('--out', () => {
+  it('is refused before the job starts when a file is in the way or it cannot be made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-out-'));
+    const file = join(dir, 'afile');
+    writeFileSync(file, 'x');
+    const onFile = await run(['crawl', `${site}/`, '--limit', '1', '--out', file]);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toMatch(/^trawl crawl: --out .*afile is a file; give a folder/);
+    const under = await run(['batch', `${site}/`, '--out', join(file, 'sub')]);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(/--out .*afile\/sub cannot be written/);
+  });
+
+  it('replaces what an earlier run wrote, and leaves other files alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-out-'));
+    const first = await run([
+      'batch',
+      `${site}/`,
+      `${site}/articles/plain.html`,
+      '-q',
+      '--out',
+      dir,
+    ]);
+    expect(first.code).toBe(0);
+    const firstFiles = readFileSync(join(dir, 'index.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { file: string }).file);
+    expect(firstFiles).toHaveLength(2);
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    expect((await run(['batch', `${site}/`, '-q', '--out', dir])).code).toBe(0);
+    const stale = firstFiles.find((file) => file.includes('plain')) ?? '';
+    expect(existsSync(join(dir, stale))).toBe(false);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 });
 

@@ -13,7 +13,7 @@ import {
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import type { CliIo } from './index.ts';
-import { writeJob, type JobOutputFlags } from './job-output.ts';
+import { prepareOutFolder, writeJob, type JobOutputFlags } from './job-output.ts';
 import {
   checkPageSettings,
   formatsFrom,
@@ -72,6 +72,7 @@ export async function runJob(
 ): Promise<number> {
   const config = loadConfig({ env: io.env });
   if (pageOptions) checkPageSettings(pageOptions, config.engine);
+  if (values.out !== undefined) prepareOutFolder(values.out);
   const store = await openStore(config);
   const context = { store, config: config.engine };
   try {

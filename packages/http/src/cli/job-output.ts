@@ -4,10 +4,21 @@
  * that failed. Ctrl-C leaves the job in the store and prints how to resume it.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Document, Job, JobProgress } from '@trawl/core';
 import { jsonAsStored } from '@trawl/core/server';
+import { UsageError } from './args.ts';
 import type { CliIo } from './index.ts';
 
 /** Output flags of a job command. */
@@ -74,6 +85,31 @@ export async function writeJob(
   if (summary.error) io.stderr(`error: ${summary.error}\n`);
   if (summary.status === 'failed') return 1;
   return counts.scraped === 0 && counts.failed > 0 ? 1 : 0;
+}
+
+/**
+ * Makes `dir` ready for a job's files before the job starts, so a bad `--out` stops the command
+ * at once instead of after the first page: a file in the way or a folder that cannot be written
+ * is a usage error naming it. The pages an earlier run listed in its index are removed, so a
+ * re-run leaves no stale page of a URL that is gone; files Trawl did not write stay.
+ */
+export function prepareOutFolder(dir: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UsageError(`--out ${dir} is a file; give a folder (it is made if missing)`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--out ${dir} cannot be written: ${(error as Error).message}`);
+  }
+  const index = join(dir, 'index.jsonl');
+  if (!existsSync(index)) return;
+  for (const line of readFileSync(index, 'utf8').split('\n')) {
+    const file = line.trim() === '' ? undefined : (JSON.parse(line) as { file?: unknown }).file;
+    // Only names this command wrote: relative, inside the folder.
+    if (typeof file === 'string' && !file.startsWith('/') && !file.split('/').includes('..'))
+      rmSync(join(dir, file), { force: true });
+  }
 }
 
 class StdoutSink implements Sink {
