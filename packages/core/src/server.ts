@@ -115,6 +115,7 @@ export type { JsonExtraction } from './llm/extract-json.ts';
 export { chromiumArgs } from './browser/pool.ts';
 export { chromiumCandidates } from './browser/find-chromium.ts';
 export { debianFilterLists } from './browser/adblock.ts';
+export { findSoffice } from './convert/legacy.ts';
 export { looksJsRendered } from './scrape/js-rendered.ts';
 export { prepareAgent } from './agent/index.ts';
 export { agentOptionsShape } from './agent/options.ts';

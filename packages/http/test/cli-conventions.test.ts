@@ -103,6 +103,8 @@ describe('every command', () => {
     'feedback',
     'search',
     'index',
+    'doctor',
+    'completion',
   ];
 
   it('shows an example in its --help, and every command that ends takes -q', async () => {

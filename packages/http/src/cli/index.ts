@@ -32,7 +32,7 @@ export interface CliIo {
 }
 
 /** A command as the main help lists it, and how to load it. */
-interface CommandEntry {
+export interface CommandEntry {
   name: string;
   summary: string;
   load: () => Promise<Command>;
@@ -42,7 +42,7 @@ interface CommandEntry {
 // the LLM agent, the monitors) is imported only when that command runs. Loaded all at once they
 // added ~15 MB to every command's V8 heap, which V8 then let grow about fourfold between full
 // GCs over a long `trawl crawl` (issue 17), and cost start-up time on every short command.
-const commands: CommandEntry[] = [
+export const commands: readonly CommandEntry[] = [
   {
     name: 'scrape',
     summary: 'Scrape one page to markdown, html, links or JSON',
@@ -112,6 +112,16 @@ const commands: CommandEntry[] = [
     name: 'index',
     summary: 'Statistics or a rebuild of the built-in search index',
     load: async () => (await import('./search.ts')).indexCommand,
+  },
+  {
+    name: 'doctor',
+    summary: 'Check this installation: Node, Chromium, LibreOffice, the store, services, keys',
+    load: async () => (await import('./doctor.ts')).doctorCommand,
+  },
+  {
+    name: 'completion',
+    summary: 'Print a bash or zsh completion script for trawl',
+    load: async () => (await import('./completion.ts')).completionCommand,
   },
 ];
 
