@@ -103,7 +103,7 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
         ? [sources.flags[row.key], `flag --${row.key}`]
         : envName !== undefined
           ? [env[envName], `environment variable ${envName}`]
-          : file[row.key] !== undefined
+          : file[row.key] !== undefined && file[row.key] !== null
             ? [file[row.key], `config file ${filePath} key '${row.key}'`]
             : [sources.defaults?.[row.key], 'default'];
     const parsed = (row.schema as z.ZodType).safeParse(raw);
