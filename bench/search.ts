@@ -81,6 +81,7 @@ async function benchQueries() {
     if (batch.length === 50) batch = (await Promise.all(batch)).length > 0 ? [] : batch;
     batch.push(
       store.searchIndex.put({
+        team: 'default',
         url: `https://site${n % 500}.example/doc/${n}`,
         title: words(next, 6),
         description: words(next, 20),

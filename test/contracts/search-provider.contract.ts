@@ -8,6 +8,7 @@ import type { IndexEntry, ProviderQuery, SearchProvider } from '@trawl/core';
 
 /** An index entry for a store's own search-index tests: the given fields over plain defaults. */
 export const indexEntry = (url: string, fields: Partial<IndexEntry> = {}): IndexEntry => ({
+  team: 'default',
   url,
   title: '',
   description: '',

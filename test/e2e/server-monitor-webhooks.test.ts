@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveEngineConfig, SqliteStore } from '@trawl/core';
+import { resolveEngineConfig, SqliteStore, webhookSigningKey } from '@trawl/core';
 import { ApiKeys, buildServer } from '@trawl/http';
 import { startChangingSite, type ChangingSite } from '../fixture-site/changing-site.ts';
 
@@ -117,7 +117,9 @@ async function runCheck(monitorId: string): Promise<Check> {
 }
 
 const signed = (delivery: Delivery) => {
-  const expected = createHmac('sha256', secret).update(delivery.raw).digest('hex');
+  const expected = createHmac('sha256', webhookSigningKey(secret, 'default'))
+    .update(delivery.raw)
+    .digest('hex');
   const signature = String(delivery.headers['x-firecrawl-signature']).replace(/^sha256=/, '');
   return timingSafeEqual(Buffer.from(signature, 'hex'), Buffer.from(expected, 'hex'));
 };

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveEngineConfig, SqliteStore } from '@trawl/core';
+import { resolveEngineConfig, SqliteStore, webhookSigningKey } from '@trawl/core';
 import { ApiKeys, buildServer } from '@trawl/http';
 import { startArticleSite, type ArticleSite } from '../fixture-site/article-site.ts';
 
@@ -133,7 +133,9 @@ describe('webhooks', () => {
         'x-firecrawl-webhook-id': delivery.body.webhookId,
         'x-firecrawl-delivery-mode': 'direct',
       });
-      const expected = createHmac('sha256', secret).update(delivery.raw).digest('hex');
+      const expected = createHmac('sha256', webhookSigningKey(secret, 'default'))
+        .update(delivery.raw)
+        .digest('hex');
       const signature = String(delivery.headers['x-firecrawl-signature']).replace(/^sha256=/, '');
       expect(timingSafeEqual(Buffer.from(signature, 'hex'), Buffer.from(expected, 'hex'))).toBe(
         true,

@@ -185,6 +185,12 @@ export function resolveEngineConfig(input: EngineConfigInput = {}): EngineConfig
   return Object.freeze(parsed.data);
 }
 
+/**
+ * The team of work that names none: the library, the CLI, a keyless server and a bare API key.
+ * What it scrapes is cached and indexed for this team only, like any other team's.
+ */
+export const defaultTeam = 'default';
+
 /** Services a call may run with; each falls back to the embedded default when left out. */
 export interface EngineContext {
   /** Engine settings; defaults when omitted. */
@@ -196,8 +202,9 @@ export interface EngineContext {
   /** Cancels the work. */
   signal?: AbortSignal;
   /**
-   * Who the work is for: browser profiles (`profile`) are kept per team and name.
-   * @default 'default'
+   * Who the work is for: browser profiles (`profile`), the page cache and the search index are
+   * kept per team; a team reads back only what was written for it.
+   * @default 'default' (`defaultTeam`)
    */
   team?: string;
   /**

@@ -75,7 +75,7 @@ export type {
   JobSummary,
   JobEvents,
 } from './crawl/types.ts';
-export { engineConfigSchema, resolveEngineConfig } from './config.ts';
+export { defaultTeam, engineConfigSchema, resolveEngineConfig } from './config.ts';
 export type { EngineConfig, EngineConfigInput, EngineContext } from './config.ts';
 export type { Document, DocumentMetadata, DocumentActions } from './document.ts';
 export {
@@ -178,7 +178,7 @@ export { extract } from './extract/index.ts';
 export type { ExtractResult } from './extract/index.ts';
 export { extractOptionsSchema } from './extract/options.ts';
 export type { ExtractOptions, ResolvedExtractOptions } from './extract/options.ts';
-export { WebhookSender, WebhookNotifier } from './defaults/webhook-notifier.ts';
+export { WebhookSender, WebhookNotifier, webhookSigningKey } from './defaults/webhook-notifier.ts';
 export type { WebhookDelivery, WebhookSettings } from './defaults/webhook-notifier.ts';
 export { BrowserPool } from './browser/pool.ts';
 export type {

@@ -12,6 +12,7 @@ export { parseOrThrow } from './internal/zod.ts';
 export { isBlockedAddress as isPrivateAddress } from './internal/address-guard.ts';
 export { dayMs, daysMs, hourMs, minuteMs } from './internal/time.ts';
 export { escapeHtml } from './internal/html.ts';
+export { withoutUserinfo } from './internal/url.ts';
 export { Semaphore } from './internal/semaphore.ts';
 export { KeyedQueue } from './internal/keyed-queue.ts';
 

@@ -232,7 +232,7 @@ export const configRows = [
     env: 'TRAWL_WEBHOOK_SECRET',
     schema: z.string().min(1).optional(),
     description:
-      'Key of the `X-Firecrawl-Signature: sha256=<HMAC-SHA256 of the raw body>` header of webhooks; unset: unsigned.',
+      "Secret each team's webhook signing key is derived from: `X-Firecrawl-Signature: sha256=<HMAC-SHA256 of the raw body under the team's key>`; `trawl keys webhook-secret --team <name>` prints a team's key.",
   },
   {
     key: 'webhookRetries',

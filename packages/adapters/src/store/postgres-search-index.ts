@@ -4,11 +4,15 @@
  * description (C) and body (D); a GIN index serves `@@`; `ts_rank_cd` ranks (cover density, so
  * words found close together count more) and `ts_headline` cuts the snippet.
  *
+ * Each row belongs to a team (the one the page was scraped for); the key is (team, URL) and every
+ * read filters by team.
+ *
  * The `simple` text search configuration is used: it lower-cases without stemming, so pages in
  * any language are indexed alike, as SQLite's unicode61 tokenizer does.
  */
 import type { QueryResultRow } from 'pg';
 import {
+  defaultTeam,
   type IndexEntry,
   type IndexHit,
   type IndexQuery,
@@ -49,12 +53,13 @@ export class PostgresSearchIndex implements SearchIndex {
     await this.#ensure();
     await this.#run(
       'index a page',
-      `INSERT INTO ${this.#table} (url, domain, language, fetched_at, title, description, headings, body)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (url) DO UPDATE SET domain = excluded.domain, language = excluded.language,
+      `INSERT INTO ${this.#table} (team, url, domain, language, fetched_at, title, description, headings, body)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (team, url) DO UPDATE SET domain = excluded.domain, language = excluded.language,
          fetched_at = excluded.fetched_at, title = excluded.title,
          description = excluded.description, headings = excluded.headings, body = excluded.body`,
       [
+        entry.team,
         entry.url,
         entry.domain,
         entry.language,
@@ -67,12 +72,12 @@ export class PostgresSearchIndex implements SearchIndex {
     );
   }
 
-  async remove(url: string): Promise<boolean> {
+  async remove(team: string, url: string): Promise<boolean> {
     await this.#ensure();
     const rows = await this.#run<{ url: string }>(
       'remove a page from the index',
-      `DELETE FROM ${this.#table} WHERE url = $1 RETURNING url`,
-      [url],
+      `DELETE FROM ${this.#table} WHERE team = $1 AND url = $2 RETURNING url`,
+      [team, url],
     );
     return rows.length > 0;
   }
@@ -134,11 +139,31 @@ export class PostgresSearchIndex implements SearchIndex {
     return this.#ready;
   }
 
+  /**
+   * One statement, so one transaction, under a lock on the table's name: processes starting at
+   * once against a new database (or one of the layout before teams) wait for each other and find
+   * the work done, where separate `IF NOT EXISTS` statements raced into duplicate-key errors.
+   */
   async #create(): Promise<void> {
-    await this.#run(
-      'create the search index',
-      `CREATE TABLE IF NOT EXISTS ${this.#table} (
-        url text PRIMARY KEY,
+    await this.#run('create the search index', createStatement(this.#table), []);
+  }
+}
+
+/**
+ * Creates the table and its GIN index, and gives a table of the layout before teams its team
+ * column, keyed by (team, url). Rows of that layout go to the default team: they were written
+ * when every page was findable by everyone, and the library, the CLI and a keyless server all
+ * work as that team.
+ */
+function createStatement(table: string): string {
+  const literal = `'${table.replaceAll("'", "''")}'`;
+  return `DO $create$
+    DECLARE old_key text;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(hashtext(${literal}));
+      CREATE TABLE IF NOT EXISTS ${table} (
+        team text NOT NULL,
+        url text NOT NULL,
         domain text NOT NULL,
         language text NOT NULL,
         fetched_at bigint NOT NULL,
@@ -151,16 +176,19 @@ export class PostgresSearchIndex implements SearchIndex {
           setweight(to_tsvector('simple', headings), 'B') ||
           setweight(to_tsvector('simple', description), 'C') ||
           setweight(to_tsvector('simple', body), 'D')
-        ) STORED
-      )`,
-      [],
-    );
-    await this.#run(
-      'create the search index',
-      `CREATE INDEX IF NOT EXISTS ${indexName(this.#table)} ON ${this.#table} USING gin (tsv)`,
-      [],
-    );
-  }
+        ) STORED,
+        PRIMARY KEY (team, url)
+      );
+      SELECT conname INTO old_key FROM pg_constraint
+        WHERE conrelid = ${literal}::regclass AND contype = 'p' AND array_length(conkey, 1) = 1;
+      IF old_key IS NOT NULL THEN
+        ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS team text NOT NULL DEFAULT '${defaultTeam}';
+        ALTER TABLE ${table} ALTER COLUMN team DROP DEFAULT;
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I, ADD PRIMARY KEY (team, url)', ${literal}, old_key);
+      END IF;
+      CREATE INDEX IF NOT EXISTS ${indexName(table)} ON ${table} USING gin (tsv);
+    END
+  $create$`;
 }
 
 /** A quoted name for the GIN index: the table's own name with a suffix, in its schema. */

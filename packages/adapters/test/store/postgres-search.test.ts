@@ -41,7 +41,7 @@ function open(): PostgresStore {
 describeSearchProviderContract('local (PostgreSQL full-text)', () => {
   const store = open();
   return Promise.resolve({
-    provider: new LocalSearchProvider(store.searchIndex),
+    provider: new LocalSearchProvider(store.searchIndex, 'default'),
     seed: async (pages) => {
       for (const page of pages)
         await store.searchIndex.put(entry(page.url, { title: page.title, body: page.content }));

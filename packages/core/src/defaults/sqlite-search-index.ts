@@ -4,6 +4,9 @@
  * text is stored once) holds the words. Ranking is FTS5's BM25 with the title weighted above
  * headings, description and body.
  *
+ * Each page row belongs to a team (the one it was scraped for) and every read filters by it: the
+ * same URL scraped by two teams is two rows, and a team finds only its own.
+ *
  * Pages are indexed lazily (issue 17). A put stores the page's row, which costs about what storing
  * its document does; splitting its ~6,000 words into FTS5's lists cost three times that, on the
  * thread that fetches and stores every page of a crawl. So the words of pages past the
@@ -14,6 +17,7 @@
  * exactly the ones not indexed, whichever process wrote them, and they survive a restart.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { defaultTeam } from '../config.ts';
 import { StoreError } from '../errors.ts';
 import type {
   IndexEntry,
@@ -35,23 +39,36 @@ const weights = [10, 3, 5, 1] as const;
 /** Tokens of context in a snippet. */
 const snippetTokens = 24;
 
+/** The columns of `search_pages` after its id, as created and as copied between layouts. */
+const pageColumns = 'url, domain, language, fetched_at, title, description, headings, body';
+
+/** The pages table: a row per team and URL. */
+const createPagesTable = (condition: 'IF NOT EXISTS' | '') => `
+  CREATE TABLE ${condition} search_pages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team TEXT NOT NULL,
+    url TEXT NOT NULL,
+    domain TEXT NOT NULL,
+    language TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    headings TEXT NOT NULL,
+    body TEXT NOT NULL,
+    UNIQUE (team, url)
+  );`;
+
 /**
- * Creates the tables, or moves an index of the layout before lazy indexing (`search_docs` and an
- * FTS5 table holding its own copy of the text) into them, to be indexed again lazily.
+ * Creates the tables, or moves an index of an older layout into them: one whose pages had no
+ * team, or the one before lazy indexing (`search_docs` and an FTS5 table holding its own copy of
+ * the text), indexed again lazily. Pages of those layouts go to the default team: they were
+ * written before the index kept teams, when every page was findable by everyone, and the
+ * library, the CLI and a keyless server all work as that team.
  */
 function createSchema(db: DatabaseSync): void {
+  moveToTeamLayout(db);
   db.exec(`
-    CREATE TABLE IF NOT EXISTS search_pages (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      url TEXT NOT NULL UNIQUE,
-      domain TEXT NOT NULL,
-      language TEXT NOT NULL,
-      fetched_at INTEGER NOT NULL,
-      title TEXT NOT NULL,
-      description TEXT NOT NULL,
-      headings TEXT NOT NULL,
-      body TEXT NOT NULL
-    );
+    ${createPagesTable('IF NOT EXISTS')}
     CREATE INDEX IF NOT EXISTS search_pages_domain ON search_pages (domain);
     CREATE VIRTUAL TABLE IF NOT EXISTS search_words USING fts5(
       title, description, headings, body,
@@ -68,12 +85,40 @@ function createSchema(db: DatabaseSync): void {
   db.exec('BEGIN IMMEDIATE');
   try {
     db.exec(`
-      INSERT OR IGNORE INTO search_pages
-        (url, domain, language, fetched_at, title, description, headings, body)
-      SELECT d.url, d.domain, d.language, d.fetched_at, t.title, t.description, t.headings, t.body
+      INSERT OR IGNORE INTO search_pages (team, ${pageColumns})
+      SELECT '${defaultTeam}', d.url, d.domain, d.language, d.fetched_at,
+        t.title, t.description, t.headings, t.body
       FROM search_docs d JOIN search_text t ON t.rowid = d.id ORDER BY d.id;
       DROP TABLE search_text;
       DROP TABLE search_docs;
+      COMMIT;
+    `);
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Gives a `search_pages` table without a team column one: the table is copied into the new
+ * layout with its row ids and its id sequence, so the words FTS5 indexed for each row (external
+ * content, by row id) and the `indexed through` mark stay right, and no id is given twice.
+ */
+function moveToTeamLayout(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(search_pages)').all() as { name: string }[];
+  if (columns.length === 0 || columns.some((column) => column.name === 'team')) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`
+      ALTER TABLE search_pages RENAME TO search_pages_before_teams;
+      DROP INDEX IF EXISTS search_pages_domain;
+      ${createPagesTable('')}
+      INSERT INTO search_pages (id, team, ${pageColumns})
+      SELECT id, '${defaultTeam}', ${pageColumns} FROM search_pages_before_teams ORDER BY id;
+      DELETE FROM sqlite_sequence WHERE name = 'search_pages';
+      INSERT INTO sqlite_sequence (name, seq)
+      SELECT 'search_pages', seq FROM sqlite_sequence WHERE name = 'search_pages_before_teams';
+      DROP TABLE search_pages_before_teams;
       COMMIT;
     `);
   } catch (error) {
@@ -158,7 +203,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#inStoreGroup = inStoreGroup;
     createSchema(db);
     this.#find = db.prepare(
-      'SELECT id, title, description, headings, body FROM search_pages WHERE url = ?',
+      'SELECT id, title, description, headings, body FROM search_pages WHERE team = ? AND url = ?',
     );
     this.#deletePage = db.prepare('DELETE FROM search_pages WHERE id = ?');
     // External content: FTS5 finds the words to drop from the values they were indexed with.
@@ -166,7 +211,7 @@ export class SqliteSearchIndex implements SearchIndex {
       "INSERT INTO search_words (search_words, rowid, title, description, headings, body) VALUES ('delete', ?, ?, ?, ?, ?)",
     );
     this.#insertPage = db.prepare(
-      'INSERT INTO search_pages (url, domain, language, fetched_at, title, description, headings, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO search_pages (team, ${pageColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#indexedThrough = db.prepare(
       "SELECT value FROM search_state WHERE name = 'indexed_through'",
@@ -248,8 +293,9 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   #putSync(entry: IndexEntry): void {
-    this.#removeSync(entry.url);
+    this.#removeSync(entry.team, entry.url);
     this.#insertPage.run(
+      entry.team,
       entry.url,
       entry.domain,
       entry.language,
@@ -261,9 +307,9 @@ export class SqliteSearchIndex implements SearchIndex {
     );
   }
 
-  remove(url: string): Promise<boolean> {
+  remove(team: string, url: string): Promise<boolean> {
     this.flush();
-    return settle(() => this.#transaction(() => this.#removeSync(url)));
+    return settle(() => this.#transaction(() => this.#removeSync(team, url)));
   }
 
   /**
@@ -394,8 +440,8 @@ export class SqliteSearchIndex implements SearchIndex {
     this.#idleTimer.unref();
   }
 
-  #removeSync(url: string): boolean {
-    const row = this.#find.get(url) as
+  #removeSync(team: string, url: string): boolean {
+    const row = this.#find.get(team, url) as
       | { id: number; title: string; description: string; headings: string; body: string }
       | undefined;
     if (!row) return false;

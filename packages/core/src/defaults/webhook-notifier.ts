@@ -8,9 +8,10 @@
  * `WebhookNotifier` is the monitors' Notifier on top of it: `monitor.page` once per page of
  * every check, `monitor.check.completed` once per check, to the monitor's own `webhook`.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { defaultTeam } from '../config.ts';
 import type { Store } from '../interfaces/store.ts';
 import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
 import type {
@@ -26,9 +27,17 @@ import {
 } from '../internal/address-guard.ts';
 import type { MonitorWebhook } from '../monitor/types.ts';
 import { WebhookOutbox, type PendingDelivery } from './webhook-outbox.ts';
+import { signatureOf } from './webhook-signing.ts';
+
+export { webhookSigningKey } from './webhook-signing.ts';
 
 /** Where a job's events go, normalised. */
 export interface WebhookConfig {
+  /**
+   * The team whose job sends the events: they are signed with its key (`webhookSigningKey`).
+   * @default 'default'
+   */
+  team?: string;
   url: string;
   headers: Record<string, string>;
   metadata: Record<string, unknown>;
@@ -62,7 +71,10 @@ export interface WebhookPayload {
 
 /** Settings of the sender. */
 export interface WebhookSettings {
-  /** HMAC-SHA256 key of `X-Firecrawl-Signature`; no header without it. */
+  /**
+   * The server's webhook secret: each team's events are signed with a key derived from it and
+   * the team (`webhookSigningKey`), never with the secret itself; no header without it.
+   */
   secret?: string;
   /** Attempts after the first. @default 3 */
   retries?: number;
@@ -310,8 +322,11 @@ export class WebhookSender {
       ...(payload.scrapeId ? { 'x-firecrawl-scrape-id': payload.scrapeId } : {}),
     };
     if (this.#settings.secret) {
-      headers['x-firecrawl-signature'] =
-        `sha256=${createHmac('sha256', this.#settings.secret).update(body).digest('hex')}`;
+      headers['x-firecrawl-signature'] = signatureOf(
+        this.#settings.secret,
+        config.team ?? defaultTeam,
+        body,
+      );
     }
     const delivery: WebhookDelivery = {
       webhookId,
@@ -397,7 +412,8 @@ function blockedReasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
-const configOf = (webhook: MonitorWebhook): WebhookConfig => ({
+const configOf = (webhook: MonitorWebhook, team: string | undefined): WebhookConfig => ({
+  team: team ?? defaultTeam,
   url: webhook.url,
   headers: webhook.headers ?? {},
   metadata: webhook.metadata ?? {},
@@ -418,11 +434,11 @@ export class WebhookNotifier implements Notifier {
     this.sender = sender;
   }
 
-  page({ monitor, check, page }: MonitorPageEvent): Promise<void> {
+  page({ monitor, check, page, team }: MonitorPageEvent): Promise<void> {
     if (!monitor.webhook) return Promise.resolve();
     const isMeaningful =
       page.status === 'changed' && page.judgment ? page.judgment.meaningful : null;
-    void this.sender.send(configOf(monitor.webhook), 'monitor.page', check.id, {
+    void this.sender.send(configOf(monitor.webhook, team), 'monitor.page', check.id, {
       success: page.status !== 'error',
       data: [
         {
@@ -443,8 +459,8 @@ export class WebhookNotifier implements Notifier {
     return Promise.resolve();
   }
 
-  async checkCompleted({ monitor, check }: MonitorCheckEvent): Promise<NotificationResult> {
-    const config = monitor.webhook ? configOf(monitor.webhook) : undefined;
+  async checkCompleted({ monitor, check, team }: MonitorCheckEvent): Promise<NotificationResult> {
+    const config = monitor.webhook ? configOf(monitor.webhook, team) : undefined;
     if (!config || !eventMatches(config.events, 'monitor.check.completed')) {
       // The check's record is final once its page events have been tried too.
       await this.sender.drain(check.id);

@@ -11,6 +11,8 @@ import type { Monitor, MonitorCheck, MonitorCheckPage } from '../monitor/types.t
 
 /** One page of a check, as soon as it is classified. */
 export interface MonitorPageEvent {
+  /** The team the monitor belongs to. @default 'default' */
+  team?: string;
   monitor: Monitor;
   check: MonitorCheck;
   page: MonitorCheckPage;
@@ -18,6 +20,8 @@ export interface MonitorPageEvent {
 
 /** A finished check, with every page that was not `same`. */
 export interface MonitorCheckEvent {
+  /** The team the monitor belongs to. @default 'default' */
+  team?: string;
   monitor: Monitor;
   check: MonitorCheck;
   /** Pages whose status is `changed`, `new`, `removed` or `error`, in the order they were recorded. */

@@ -3,26 +3,34 @@
  * A Store offers one when its backend can (SQLite FTS5, PostgreSQL full-text); stores without one
  * (memory, Redis) leave `Store.searchIndex` unset and local search answers with a warning.
  *
+ * Every entry belongs to a team, and every read names the team it reads for: a team finds only
+ * the pages scraped for it. The same URL scraped by two teams is two entries.
+ *
  * @remarks
  * Deliberately out of the contract: query syntax. Callers pass plain words; each backend quotes
  * them itself, so no user text ever reaches the backend's query language raw.
  */
 export interface SearchIndex {
-  /** Adds a page, replacing any earlier entry of the same URL (idempotent). */
+  /** Adds a page, replacing any earlier entry of the same team and URL (idempotent). */
   put(entry: IndexEntry): Promise<void>;
-  /** Removes the entry of `url`; resolves `true` when there was one. */
-  remove(url: string): Promise<boolean>;
-  /** The best-ranked entries matching any of the words, best first; no words match nothing. */
+  /** Removes the team's entry of `url`; resolves `true` when there was one. */
+  remove(team: string, url: string): Promise<boolean>;
+  /**
+   * The team's best-ranked entries matching any of the words, best first; no words match
+   * nothing. Entries of other teams are never returned.
+   */
   query(query: IndexQuery): Promise<IndexHit[]>;
-  /** How many pages the index holds and, where the backend knows it, its size on disk. */
+  /** How many pages the index holds (every team's) and, where known, its size on disk. */
   stats(): Promise<IndexStats>;
-  /** Removes every entry. Idempotent. */
+  /** Removes every entry of every team. Idempotent. */
   clear(): Promise<void>;
 }
 
 /** One indexed page. */
 export interface IndexEntry {
-  /** The page URL after redirects; the entry's identity. */
+  /** The team it was scraped for; with `url`, the entry's identity. */
+  team: string;
+  /** The page URL after redirects, without user name or password. */
   url: string;
   title: string;
   description: string;
@@ -40,6 +48,8 @@ export interface IndexEntry {
 
 /** What `SearchIndex.query` is asked. */
 export interface IndexQuery {
+  /** The team searching: only its entries are found. */
+  team: string;
   /** Plain words (letters and digits); the backend quotes each. */
   words: readonly string[];
   limit: number;

@@ -98,3 +98,23 @@ export function parseTargetUrl(input: string): URL {
   }
   return url;
 }
+
+/**
+ * A URL without its user name and password, for whatever is kept or shown after the request: a
+ * password given in a URL opens that one fetch and is never stored (documents, the index, job
+ * records) nor echoed. Text that does not parse as a URL is returned as it is.
+ */
+export function withoutUserinfo(url: string): string {
+  // Most URLs have no '@' at all: skip the parse.
+  if (!url.includes('@')) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}

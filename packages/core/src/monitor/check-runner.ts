@@ -286,7 +286,7 @@ export class CheckRunner {
       let run;
       try {
         run = await runCheck(
-          this.#checkContext(signal),
+          this.#checkContext(signal, record.team),
           this.#options.publicMonitor(record),
           running,
           (next) => records.putCheck(next),
@@ -318,9 +318,10 @@ export class CheckRunner {
     });
   }
 
-  #checkContext(signal: AbortSignal) {
+  #checkContext(signal: AbortSignal, team: string) {
     const { records, config, fetchers, llm, searchProviders, notifiers, warn } = this.#options;
     return {
+      team,
       records,
       config,
       ...(fetchers ? { fetchers } : {}),

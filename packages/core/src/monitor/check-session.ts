@@ -18,6 +18,8 @@ const progressSaveMs = 500;
 
 /** What a check runs with. */
 export interface CheckContext {
+  /** The team the monitor belongs to: its pages are scraped, searched and notified as its. */
+  team: string;
   records: MonitorRecords;
   config: EngineConfig;
   /** Fetchers for the scrapes (tests, custom transports). */
@@ -99,6 +101,7 @@ export class CheckSession {
       }
       for (const notifier of notifiers) {
         await notifier.page?.({
+          team: this.context.team,
           monitor: this.monitor,
           check: { ...check, summary: { ...summary } },
           page,

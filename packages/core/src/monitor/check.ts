@@ -42,6 +42,7 @@ export async function runCheck(
   await baselines.settle(monitor.id);
   const session = new CheckSession(context, monitor, check, baselines, save);
   const engine: EngineContext = {
+    team: context.team,
     config: context.config,
     signal: context.signal,
     ...(context.fetchers ? { fetchers: context.fetchers } : {}),
@@ -93,6 +94,7 @@ export async function runCheck(
   const notificationStatus: Record<string, unknown> = {};
   for (const notifier of context.notifiers) {
     notificationStatus[notifier.name] = await notifier.checkCompleted({
+      team: context.team,
       monitor,
       check: final,
       changes: session.changes,

@@ -7,6 +7,7 @@ import { ContentTooLargeError, TimeoutError, UnsupportedTypeError } from '../err
 import type { FetchResponse } from '../interfaces/fetcher.ts';
 import { detectKind, type FileKind } from '../convert/detect.ts';
 import { toHtml, type DocumentHtml } from '../convert/to-html.ts';
+import { withoutUserinfo } from '../internal/url.ts';
 import type { CachedPage } from './cache.ts';
 import type { Conversion } from './convert.ts';
 import { convertHtmlPooled } from './convert-pool.ts';
@@ -46,7 +47,7 @@ export async function toCachedPage(
       });
     }
     return {
-      url: response.url.href,
+      url: withoutUserinfo(response.url.href),
       status: response.status,
       contentType: 'text/html; charset=utf-8',
       text: parsed.html,
@@ -65,8 +66,9 @@ export async function toCachedPage(
     });
   }
   const decoded = decodeHtml(response.body, contentType);
+  // The page's URL is the base its links resolve against: a password in it would be in each.
   const page: CachedPage = {
-    url: response.url.href,
+    url: withoutUserinfo(response.url.href),
     status: response.status,
     contentType,
     text: decoded.text,

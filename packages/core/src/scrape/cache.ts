@@ -2,6 +2,10 @@
  * The page cache behind `maxAge`, `minAge`, `storeInCache` and `lockdown`. It keeps the decoded
  * response (not a finished Document), so that one fetch serves every later mix of formats and
  * cleaning options. Results differ by device and locale, so those are part of the key.
+ *
+ * Each team has its own cache: the team is part of the key. A shared one answered one team with
+ * what another fetched — the text of a share link after it was revoked — and told anyone, by a
+ * lockdown or `minAge` hit or by `cacheState`, which URLs the other teams had scraped.
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../interfaces/store.ts';
@@ -28,16 +32,42 @@ export interface CachedPage {
   warning?: string;
   /** Parsed with a page limit: not the whole document, so not cached. */
   partial?: boolean;
+  /** The team it was fetched for (entries written before caches were per team have none). */
+  team?: string;
 }
 
-/** The cache key of a request: the URL without its fragment, plus what changes the response. */
+/**
+ * Whether a page was fetched with the caller's own credentials or state: request headers (a
+ * cookie, an Authorization), browser actions (a login typed in), a browser profile, or a user
+ * name and password in the URL. Such a page is the caller's alone: it is neither cached nor
+ * indexed, so no later request — of any team — is answered from it.
+ */
+export function fetchedWithCredentials(
+  options: Pick<ResolvedScrapeOptions, 'headers' | 'actions' | 'profile'>,
+  url: URL,
+): boolean {
+  return (
+    Boolean(options.headers) ||
+    Boolean(options.actions?.length) ||
+    Boolean(options.profile) ||
+    url.username !== '' ||
+    url.password !== ''
+  );
+}
+
+/**
+ * The cache key of a request: the team, the URL without its fragment, plus what changes the
+ * response.
+ */
 export function pageCacheKey(
+  team: string,
   url: URL,
   options: Pick<ResolvedScrapeOptions, 'mobile' | 'location'>,
 ): string {
   const withoutFragment = new URL(url);
   withoutFragment.hash = '';
   const variant = JSON.stringify([
+    team,
     withoutFragment.href,
     options.mobile,
     options.location?.country ?? null,

@@ -3,7 +3,12 @@
  * cache, and routes the response by content type. Conversion itself is convert.ts.
  */
 import { STATUS_CODES } from 'node:http';
-import { resolveEngineConfig, type EngineConfig, type EngineContext } from '../config.ts';
+import {
+  defaultTeam,
+  resolveEngineConfig,
+  type EngineConfig,
+  type EngineContext,
+} from '../config.ts';
 import type { Document, DocumentMetadata } from '../document.ts';
 import {
   FetchError,
@@ -16,7 +21,7 @@ import type { CapturedFile } from '../browser/actions.ts';
 import { BrowserProfiles } from '../browser/profiles.ts';
 import type { Fetcher, FetchResponse, RenderedPage, RenderRequest } from '../interfaces/fetcher.ts';
 import { convertByType, toCachedPage } from './body.ts';
-import { PageCache, pageCacheKey, type CachedPage } from './cache.ts';
+import { fetchedWithCredentials, PageCache, pageCacheKey, type CachedPage } from './cache.ts';
 import { prepareConversion } from './convert.ts';
 import { enrichDocument, recallFormats } from './enrich.ts';
 import { defaultFetchers } from './fetchers.ts';
@@ -25,6 +30,7 @@ import { looksJsRendered } from './js-rendered.ts';
 import type { ResolvedScrapeOptions } from './options.ts';
 import { indexDocument } from './index-document.ts';
 import { daysMs } from '../internal/time.ts';
+import { withoutUserinfo } from '../internal/url.ts';
 
 const defaultConfig = resolveEngineConfig();
 const twoYearsMs = 2 * daysMs(365);
@@ -67,10 +73,9 @@ export async function runScrapeDetailed(
   const browserNeeds = browserNeedsOf(options);
   const fetcher = pickFetcher(browserNeeds, fetchers);
   const proxyPlan = planProxy(options, config);
+  const team = context.team ?? defaultTeam;
   // A profile is the team's saved browser state: read before the job, written after it.
-  const profiles = options.profile
-    ? new BrowserProfiles(context.store, context.team ?? 'default')
-    : undefined;
+  const profiles = options.profile ? new BrowserProfiles(context.store, team) : undefined;
   const render = renderRequestOf(
     options,
     options.profile && profiles ? await profiles.load(options.profile.name) : undefined,
@@ -79,7 +84,7 @@ export async function runScrapeDetailed(
   const warnings: string[] = [];
 
   const cache = context.store ? new PageCache(context.store, config.pageCacheTtlMs) : undefined;
-  const cacheKey = pageCacheKey(request.target, options);
+  const cacheKey = pageCacheKey(team, request.target, options);
   let page: CachedPage | undefined;
   let cacheState: DocumentMetadata['cacheState'];
   let proxyUsed: DocumentMetadata['proxyUsed'];
@@ -136,23 +141,22 @@ export async function runScrapeDetailed(
       }
       const mayStore =
         options.storeInCache &&
-        !options.headers &&
-        !options.actions?.length &&
-        !options.profile &&
+        !fetchedWithCredentials(options, request.target) &&
         !options.zeroDataRetention &&
         !page.partial &&
         page.status < 300;
       if (cache && mayStore) {
-        cacheWrite = cache.put(cacheKey, page);
+        cacheWrite = cache.put(cacheKey, { ...page, team });
         // Awaited below; until then a rejection must not count as unhandled.
         cacheWrite.catch(() => undefined);
       }
     }
   }
 
+  // A password in the URL opened this fetch; it is neither echoed nor kept with the document.
   const metadata: DocumentMetadata = {
-    sourceURL: request.sourceUrl,
-    url: page.url,
+    sourceURL: withoutUserinfo(request.sourceUrl),
+    url: withoutUserinfo(page.url),
     statusCode: page.status,
     scrapeId: crypto.randomUUID(),
     charset: page.charset,
@@ -189,7 +193,7 @@ export async function runScrapeDetailed(
   if (warnings.length > 0) document.warning = warnings.join(' ');
   await enrichDocument(document, options, llmText ?? page.text, context, config);
   await recallFormats(document, options, context);
-  await indexDocument(context.store, document, options.zeroDataRetention);
+  await indexDocument(context.store, document, { team, target: request.target, options });
   return {
     document,
     links: links ?? [],

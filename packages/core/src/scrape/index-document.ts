@@ -1,26 +1,40 @@
 /**
  * What goes into the built-in index for one scraped page. Called where documents are produced
- * (the scrape engine, which crawls also run through), so everything Trawl scrapes is searchable.
+ * (the scrape engine, which crawls also run through), so everything Trawl scrapes is searchable
+ * — by the team it was scraped for, and only by that team.
  */
 import type { Document } from '../document.ts';
 import type { IndexEntry } from '../interfaces/search-index.ts';
 import type { Store } from '../interfaces/store.ts';
+import { withoutUserinfo } from '../internal/url.ts';
+import { fetchedWithCredentials } from './cache.ts';
+import type { ResolvedScrapeOptions } from './options.ts';
 
 /** Main-content text kept per page: enough for ranking and snippets, bounded for huge pages. */
 const maxBodyChars = 200_000;
 
+/** Whose scrape a document came from, and how it was fetched. */
+export interface IndexedScrape {
+  team: string;
+  /** The URL requested (its user name and password, if any, included). */
+  target: URL;
+  options: Pick<ResolvedScrapeOptions, 'headers' | 'actions' | 'profile' | 'zeroDataRetention'>;
+}
+
 /**
- * Indexes a scraped page when the store has an index. Pages that failed (4xx/5xx) are not worth
- * finding; zeroDataRetention pages must leave no trace. Indexing never fails a scrape.
+ * Indexes a scraped page for its team when the store has an index. Pages that failed (4xx/5xx)
+ * are not worth finding; zeroDataRetention pages must leave no trace; pages fetched with the
+ * caller's credentials are not indexed, by the page cache's own rule. Never fails a scrape.
  */
 export async function indexDocument(
   store: Store | undefined,
   document: Document,
-  zeroDataRetention: boolean,
+  scrape: IndexedScrape,
 ): Promise<void> {
   const index = store?.searchIndex;
-  if (!index || zeroDataRetention || document.metadata.statusCode >= 400) return;
-  const entry = indexEntryOf(document);
+  if (!index || scrape.options.zeroDataRetention || document.metadata.statusCode >= 400) return;
+  if (fetchedWithCredentials(scrape.options, scrape.target)) return;
+  const entry = indexEntryOf(document, scrape.team);
   if (!entry) return;
   try {
     await index.put(entry);
@@ -29,12 +43,12 @@ export async function indexDocument(
   }
 }
 
-/** The index entry of a document, from whichever content format it carries. */
-export function indexEntryOf(document: Document): IndexEntry | undefined {
+/** The index entry of a document for `team`, from whichever content format it carries. */
+export function indexEntryOf(document: Document, team: string): IndexEntry | undefined {
   const { metadata } = document;
   let url: URL;
   try {
-    url = new URL(metadata.url);
+    url = new URL(withoutUserinfo(metadata.url));
   } catch {
     return undefined;
   }
@@ -42,6 +56,7 @@ export function indexEntryOf(document: Document): IndexEntry | undefined {
   const headings = [...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => match[1]);
   const cachedAt = metadata.cachedAt ? Date.parse(metadata.cachedAt) : Number.NaN;
   return {
+    team,
     url: url.href,
     title: stringOf(metadata.title ?? metadata.ogTitle),
     description: stringOf(metadata.description ?? metadata.ogDescription),

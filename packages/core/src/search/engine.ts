@@ -4,7 +4,7 @@
  * a failed search: the most common complaint about self-hosted search is an empty answer with
  * no explanation (reference-behaviour, known problem 7).
  */
-import type { EngineContext } from '../config.ts';
+import { defaultTeam, type EngineContext } from '../config.ts';
 import type { Document, DocumentMetadata } from '../document.ts';
 import { NotConfiguredError, toTrawlError } from '../errors.ts';
 import type {
@@ -113,7 +113,8 @@ function pickProviders(
 ): SearchProvider[] {
   const web = (context.providers ?? []).filter((provider) => provider.kind === 'web');
   const index = context.store?.searchIndex;
-  const local = index ? [new LocalSearchProvider(index)] : [];
+  // The team's own pages only: the index holds every team's.
+  const local = index ? [new LocalSearchProvider(index, context.team ?? defaultTeam)] : [];
   const source = options.source ?? (web.length > 0 ? 'web' : 'local');
   if (source === 'web' && web.length === 0) {
     throw new NotConfiguredError(

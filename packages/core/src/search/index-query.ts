@@ -6,16 +6,17 @@
 import type { IndexHit, IndexQuery } from '../interfaces/search-index.ts';
 
 /**
- * The WHERE clauses of a query's filters, joined by AND by the caller. `param` binds a value and
- * returns its placeholder; it is called in the order the placeholders stand in the clauses.
- * `prefix` qualifies the columns (`d.` when the documents table is aliased).
+ * The WHERE clauses of a query's filters, joined by AND by the caller: the team's entries only,
+ * then the caller's filters. `param` binds a value and returns its placeholder; it is called in
+ * the order the placeholders stand in the clauses. `prefix` qualifies the columns (`d.` when the
+ * documents table is aliased).
  */
 export function indexFilterClauses(
   query: IndexQuery,
   param: (value: string | number) => string,
   prefix = '',
 ): string[] {
-  const where: string[] = [];
+  const where: string[] = [`${prefix}team = ${param(query.team)}`];
   const onDomain = (domain: string) =>
     `(${prefix}domain = ${param(domain)} OR ${prefix}domain LIKE ${param(`%.${domain}`)})`;
   if (query.includeDomains?.length)

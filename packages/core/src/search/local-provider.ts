@@ -1,7 +1,7 @@
 /**
- * The built-in index as a SearchProvider: what Trawl scraped, found by BM25 over title,
- * description, headings and main content. It answers web results only; news and images are the
- * web providers' (a warning says so).
+ * The built-in index as a SearchProvider: what Trawl scraped for one team, found by BM25 over
+ * title, description, headings and main content. It answers web results only; news and images
+ * are the web providers' (a warning says so).
  */
 import type { SearchIndex } from '../interfaces/search-index.ts';
 import type {
@@ -18,14 +18,16 @@ const categoryDomains: Record<string, readonly string[]> = {
   developer: ['developer.mozilla.org', 'stackoverflow.com', 'github.com', 'docs.python.org'],
 };
 
-/** Searches a Store's SearchIndex. */
+/** Searches a Store's SearchIndex for one team: the pages scraped for that team only. */
 export class LocalSearchProvider implements SearchProvider {
   readonly name = 'local';
   readonly kind = 'local';
   readonly #index: SearchIndex;
+  readonly #team: string;
 
-  constructor(index: SearchIndex) {
+  constructor(index: SearchIndex, team: string) {
     this.#index = index;
+    this.#team = team;
   }
 
   async search(query: ProviderQuery): Promise<ProviderAnswer> {
@@ -41,6 +43,7 @@ export class LocalSearchProvider implements SearchProvider {
     ];
     const wantsPdf = query.categories.includes('pdf');
     const hits = await this.#index.query({
+      team: this.#team,
       words,
       // PDFs are told apart by URL after the query: ask for more so the limit still fills.
       limit: wantsPdf ? query.limit * 5 : query.limit,

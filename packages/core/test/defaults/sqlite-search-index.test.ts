@@ -15,6 +15,7 @@ const newPath = () => join(mkdtempSync(join(tmpdir(), 'trawl-search-index-')), '
 
 function entry(url: string, body: string): IndexEntry {
   return {
+    team: 'default',
     url,
     title: `Page ${url}`,
     description: '',
@@ -65,7 +66,7 @@ describe('SqliteSearchIndex lazy indexing', () => {
     expect(fileState(path)).toMatchObject({ pages: 2, indexedThrough: 0 });
 
     const reader = new SqliteStore({ path });
-    const hits = await reader.searchIndex.query({ words: ['heron'], limit: 10 });
+    const hits = await reader.searchIndex.query({ team: 'default', words: ['heron'], limit: 10 });
     expect(urls(hits)).toEqual(['https://a.example/1', 'https://a.example/2']);
     await reader.close();
     const after = fileState(path);
@@ -126,7 +127,11 @@ describe('SqliteSearchIndex lazy indexing', () => {
       await store.searchIndex.put(entry(`https://e.example/${i}`, `sandpiper number${i}`));
     let otherWorkRan = false;
     setImmediate(() => (otherWorkRan = true));
-    const hits = await store.searchIndex.query({ words: ['sandpiper'], limit: 500 });
+    const hits = await store.searchIndex.query({
+      team: 'default',
+      words: ['sandpiper'],
+      limit: 500,
+    });
     expect(hits).toHaveLength(200);
     // Indexed in one go, the answer would come before any other callback could run.
     expect(otherWorkRan).toBe(true);
@@ -141,23 +146,25 @@ describe('SqliteSearchIndex lazy indexing', () => {
     const index = store.searchIndex;
     await index.put(entry('https://c.example/indexed', 'plover'));
     await index.put(entry('https://c.example/waiting', 'avocet'));
-    expect(urls(await index.query({ words: ['plover'], limit: 10 }))).toHaveLength(1);
+    expect(urls(await index.query({ team: 'default', words: ['plover'], limit: 10 }))).toHaveLength(
+      1,
+    );
     // One page indexed and replaced, one replaced before it was indexed, one removed each way.
     await index.put(entry('https://c.example/indexed', 'curlew'));
     await index.put(entry('https://c.example/late', 'godwit'));
     await index.put(entry('https://c.example/late', 'dunlin'));
-    expect(await index.remove('https://c.example/waiting')).toBe(true);
-    expect(await index.query({ words: ['plover'], limit: 10 })).toEqual([]);
-    expect(await index.query({ words: ['godwit'], limit: 10 })).toEqual([]);
-    expect(await index.query({ words: ['avocet'], limit: 10 })).toEqual([]);
-    expect(urls(await index.query({ words: ['curlew'], limit: 10 }))).toEqual([
+    expect(await index.remove('default', 'https://c.example/waiting')).toBe(true);
+    expect(await index.query({ team: 'default', words: ['plover'], limit: 10 })).toEqual([]);
+    expect(await index.query({ team: 'default', words: ['godwit'], limit: 10 })).toEqual([]);
+    expect(await index.query({ team: 'default', words: ['avocet'], limit: 10 })).toEqual([]);
+    expect(urls(await index.query({ team: 'default', words: ['curlew'], limit: 10 }))).toEqual([
       'https://c.example/indexed',
     ]);
-    expect(urls(await index.query({ words: ['dunlin'], limit: 10 }))).toEqual([
+    expect(urls(await index.query({ team: 'default', words: ['dunlin'], limit: 10 }))).toEqual([
       'https://c.example/late',
     ]);
     await index.put(entry('https://c.example/after', 'sanderling'));
-    expect(await index.remove('https://c.example/indexed')).toBe(true);
+    expect(await index.remove('default', 'https://c.example/indexed')).toBe(true);
     expect(await index.stats()).toMatchObject({ documents: 2 });
     await store.close();
     expect(fileState(path).pages).toBe(2);
@@ -178,7 +185,11 @@ describe('SqliteSearchIndex lazy indexing', () => {
     old.close();
 
     const store = new SqliteStore({ path });
-    const hits = await store.searchIndex.query({ words: ['turnstone'], limit: 10 });
+    const hits = await store.searchIndex.query({
+      team: 'default',
+      words: ['turnstone'],
+      limit: 10,
+    });
     expect(hits).toMatchObject([
       { url: 'https://d.example/old', title: 'Old page', description: 'kept over' },
     ]);

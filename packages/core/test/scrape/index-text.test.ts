@@ -40,7 +40,7 @@ describe('search index text', () => {
       markdown: '# Guide\n\nIntro with [a link](https://x.test/).\n\n## Setup\n\nSteps.',
       metadata: { url: 'https://X.test/guide', statusCode: 200, title: 'The guide' },
     } as unknown as Document;
-    const entry = indexEntryOf(document);
+    const entry = indexEntryOf(document, 'default');
     expect(entry).toMatchObject({
       url: 'https://x.test/guide',
       domain: 'x.test',

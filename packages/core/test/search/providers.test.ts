@@ -14,10 +14,11 @@ describeSearchProviderContract('local (SQLite FTS5)', () => {
     path: join(mkdtempSync(join(tmpdir(), 'trawl-provider-')), 't.db'),
   });
   return Promise.resolve({
-    provider: new LocalSearchProvider(store.searchIndex),
+    provider: new LocalSearchProvider(store.searchIndex, 'default'),
     seed: async (pages) => {
       for (const page of pages) {
         await store.searchIndex.put({
+          team: 'default',
           url: page.url,
           title: page.title,
           description: '',

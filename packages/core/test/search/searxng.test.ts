@@ -189,6 +189,7 @@ describe('search() over SearXNG', () => {
     });
     try {
       await store.searchIndex.put({
+        team: 'default',
         url: 'https://www.site1.example/lighthouse/1/',
         title: 'Lighthouse page 1',
         description: '',

@@ -1,6 +1,6 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
 
-import { NotFoundError } from '@trawl/core';
+import { NotFoundError, webhookSigningKey } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
@@ -11,11 +11,15 @@ import { openStore } from './store.ts';
 const usage = `Usage: trawl keys create --team <name>
        trawl keys list
        trawl keys revoke <prefix|key>
+       trawl keys webhook-secret --team <name>
 
-create   makes a new API key for a team and prints it (only now: the store keeps its hash)
-list     shows each stored key's team, first characters and creation time
-revoke   removes the stored key shown by 'list' with that prefix (or the whole key); a running
-         server refuses it from its next start
+create          makes a new API key for a team and prints it (only now: the store keeps its hash)
+list            shows each stored key's team, first characters and creation time
+revoke          removes the stored key shown by 'list' with that prefix (or the whole key); a
+                running server refuses it from its next start
+webhook-secret  prints the key a team's webhook receivers check X-Firecrawl-Signature with:
+                derived from TRAWL_WEBHOOK_SECRET and the team (bare keys and a keyless
+                server are team 'default'); each team's is its own
 
 ${quietHelp}
 
@@ -38,9 +42,22 @@ export const keysCommand: Command = {
     const io = quietable(cliIo, values.quiet);
     const [action, ...extra] = positionals;
     const revoking = action === 'revoke' && extra.length === 1;
-    if (!revoking && (extra.length > 0 || (action !== 'create' && action !== 'list')))
-      throw new UsageError(`give 'create --team <name>', 'list' or 'revoke <prefix>'`);
+    if (
+      !revoking &&
+      (extra.length > 0 ||
+        (action !== 'create' && action !== 'list' && action !== 'webhook-secret'))
+    )
+      throw new UsageError(
+        `give 'create --team <name>', 'list', 'revoke <prefix>' or 'webhook-secret --team <name>'`,
+      );
     const config = loadConfig({ env: io.env });
+    if (action === 'webhook-secret') {
+      if (!values.team) throw new UsageError(`keys webhook-secret needs --team <name>`);
+      const secret = config.server.webhookSecret;
+      if (!secret) throw new UsageError('TRAWL_WEBHOOK_SECRET is not set: webhooks are unsigned');
+      io.stdout(`${webhookSigningKey(secret, values.team)}\n`);
+      return 0;
+    }
     const store = await openStore(config);
     try {
       if (action === 'create') {

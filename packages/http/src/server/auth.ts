@@ -5,10 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { scanStore, ValidationError, type Store } from '@trawl/core';
+import { defaultTeam, scanStore, ValidationError, type Store } from '@trawl/core';
 
-/** The team every request belongs to on a keyless server, and of a bare key. */
-export const defaultTeam = 'default';
+/** The team every request belongs to on a keyless server, and of a bare key: core's default. */
+export { defaultTeam };
 
 const hashOf = (key: string): Buffer => createHash('sha256').update(key).digest();
 

@@ -24,7 +24,14 @@ import {
   type ResolvedCrawlOptions,
   type Store,
 } from '@trawl/core';
-import { dayMs, givenOptions, openJob, StoredJob, submitJob } from '@trawl/core/server';
+import {
+  dayMs,
+  givenOptions,
+  openJob,
+  StoredJob,
+  submitJob,
+  withoutUserinfo,
+} from '@trawl/core/server';
 import { pageDispatch, pageUnitKind, PageUnitRunner, unmeteredPage } from './page-units.ts';
 import type { MeteredLlm } from './context.ts';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
@@ -162,7 +169,7 @@ export class JobRegistry {
       id,
       team,
       kind: record.kind,
-      url: record.url,
+      url: withoutUserinfo(record.url),
       createdAt: new Date().toISOString(),
       options: { ...givenOptions(options) },
       ...(webhook ? { webhook } : {}),

@@ -4,7 +4,7 @@
  * job exists and belongs to the team before it accepts feedback on it.
  */
 import type { Store } from '@trawl/core';
-import { daysMs } from '@trawl/core/server';
+import { daysMs, withoutUserinfo } from '@trawl/core/server';
 
 /** The endpoints that leave a record (feedback finds any of them by id, whatever the endpoint). */
 export type RecordedEndpoint =
@@ -46,7 +46,8 @@ export class RequestRecords {
       id,
       team,
       endpoint,
-      url,
+      // A password given in the URL opened the work; the record must not keep it.
+      url: withoutUserinfo(url),
       status: 'scraping',
       creditsUsed: 0,
       createdAt: new Date().toISOString(),

@@ -12,12 +12,16 @@ export { eventMatches, WebhookOutboxDrain } from '@trawl/core/server';
 export type { WebhookDelivery, WebhookSettings } from '@trawl/core';
 export type { WebhookConfig } from '@trawl/core/server';
 
-/** Reads the `webhook` field of a request: a URL string or `{ url, headers, metadata, events }`. */
-export function webhookConfigOf(webhook: WebhookInput): WebhookConfig {
+/**
+ * Reads the `webhook` field of a request of `team`: a URL string or `{ url, headers, metadata,
+ * events }`. The team is kept with it: its events are signed with the team's own key.
+ */
+export function webhookConfigOf(webhook: WebhookInput, team: string): WebhookConfig {
   const config =
     typeof webhook === 'string'
-      ? { url: webhook, headers: {}, metadata: {}, events: [] }
+      ? { team, url: webhook, headers: {}, metadata: {}, events: [] }
       : {
+          team,
           url: webhook.url,
           headers: webhook.headers ?? {},
           metadata: webhook.metadata ?? {},

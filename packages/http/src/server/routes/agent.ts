@@ -92,7 +92,7 @@ export const agentRoutes: RoutePlugin = (app, server) => {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + agentRetentionMs).toISOString(),
       model: llm!.model,
-      ...(webhook ? { webhook: agentWebhook(webhook) } : {}),
+      ...(webhook ? { webhook: agentWebhook(webhook, request.team) } : {}),
     };
     await jobs.start(record);
     return { success: true, id: record.id };
@@ -161,10 +161,13 @@ export const agentRoutes: RoutePlugin = (app, server) => {
 };
 
 /** The agent webhook as the sender takes it; checked as the other jobs' webhooks are. */
-function agentWebhook(webhook: NonNullable<z.output<typeof envelopeSchema>['webhook']>) {
-  if (typeof webhook === 'string') return webhookConfigOf(webhook);
+function agentWebhook(
+  webhook: NonNullable<z.output<typeof envelopeSchema>['webhook']>,
+  team: string,
+) {
+  if (typeof webhook === 'string') return webhookConfigOf(webhook, team);
   const { events, ...rest } = webhook;
-  return { ...webhookConfigOf(rest), events: events ?? [] };
+  return { ...webhookConfigOf(rest, team), events: events ?? [] };
 }
 
 /** Credits of a run still going: the last step's, before tokens are settled. */

@@ -39,7 +39,8 @@ export const jobRoutes: RoutePlugin = (app, server) => {
     await refuseOverTokenCap(server, request);
     // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
     checkCrawlLimit(options.limit, config.maxCrawlLimit);
-    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
+    const webhook =
+      fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook, request.team);
     const remaining = await ledger.remaining(request.team);
     const pagePrice = ledger.cost('crawl');
     if (remaining !== undefined && remaining < Math.max(pagePrice, 1)) throw outOfCredits();
@@ -70,7 +71,8 @@ export const jobRoutes: RoutePlugin = (app, server) => {
   app.post('/v2/batch/scrape', async (request) => {
     const { fields, options } = batchScrapeRequest.parse(request.body);
     await refuseOverTokenCap(server, request);
-    const webhook = fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook);
+    const webhook =
+      fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook, request.team);
     if (!(await ledger.allows(request.team, ledger.cost('batch_scrape')))) throw outOfCredits();
     if (!(await idempotency.claim(request.team, idempotencyKeyOf(request)))) throw keyAlreadyUsed();
     if (fields.appendToId !== undefined)
