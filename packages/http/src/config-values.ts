@@ -14,10 +14,13 @@ export interface ConfigRow<S extends z.ZodType = z.ZodType> {
   description: string;
 }
 
-export const booleanFromEnv = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-]);
+export const booleanFromEnv = z.union(
+  [
+    z.boolean(),
+    z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+  ],
+  { error: 'give true or false (or 1 or 0)' },
+);
 export const integerFromEnv = z.coerce.number().int();
 
 /** A comma-separated list in the environment, an array in the config file. */

@@ -174,7 +174,7 @@ export function resolveSchedule(
   }
   if (shortestMs < minIntervalMinutes * 60_000) {
     throw new ValidationError(
-      `Monitor schedule must not run more often than every ${minIntervalMinutes} minutes ('${cron}' runs ${Math.round(shortestMs / 60_000)} minute(s) apart)`,
+      `Monitor schedule must not run more often than every ${minIntervalMinutes} minutes ('${cron}' runs ${Math.round(shortestMs / 60_000)} minute(s) apart); the floor is the engine's monitorMinIntervalMinutes`,
       {
         details: [
           {

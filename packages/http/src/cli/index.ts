@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { toTrawlError, ValidationError } from '@trawl/core';
+import { withSettingNames } from '../setting-names.ts';
 import { nearestName, UsageError } from './args.ts';
 
 /** One CLI command: the module a {@link CommandEntry} loads; its name is the entry's. */
@@ -181,7 +182,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     const trawlError = toTrawlError(error);
-    io.stderr(`trawl ${name}: ${trawlError.code}: ${trawlError.message}\n`);
+    io.stderr(`trawl ${name}: ${trawlError.code}: ${withSettingNames(trawlError.message)}\n`);
     return trawlError instanceof ValidationError ? 2 : 1;
   }
 }

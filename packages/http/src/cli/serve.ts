@@ -107,7 +107,12 @@ export const serveCommand: Command = {
     // drain then goes on taking over those of processes on the same store that die.
     const webhooksPending = await app.webhookDrain.start();
     const resumed = await app.jobs.restore();
-    await app.listen({ port, host });
+    await app.listen({ port, host }).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+      throw new ValidationError(
+        `port ${port} on ${host} is in use: stop what listens there, or choose another port with --port or PORT`,
+      );
+    });
     // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
     io.stderr(
       `${listeningLine(app.server.address(), keys.keyless)}` +

@@ -13,6 +13,7 @@ import {
   type ErrorCode,
   type TrawlErrorOptions,
 } from '@trawl/core';
+import { withSettingNames } from '../setting-names.ts';
 
 /** HTTP status of each error code; `null` for codes that only appear inside job error lists. */
 export const httpStatusOf: Record<ErrorCode, number | null> = {
@@ -131,7 +132,7 @@ export function errorReply(thrown: unknown): ErrorReply {
     body: {
       success: false,
       ...(refusal.showCode === false ? {} : { code: error.code }),
-      error: error.message,
+      error: withSettingNames(error.message),
       ...(error.details ? { details: error.details } : {}),
       ...refusal.fields,
     },
