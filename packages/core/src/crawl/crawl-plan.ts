@@ -24,6 +24,9 @@ const robotsWarning =
  */
 export const sitemapIssuePrefix = 'sitemap skipped: ';
 
+/** How long URL filtering runs before it lets other work on the thread in, in ms. */
+const takeSliceMs = 20;
+
 const documentsNeedParse =
   'skipped: parsing this kind of document (DOC, XLS, PPT, ODT, RTF, EPUB) is not available yet; PDF, DOCX, XLSX and PPTX links are crawled';
 
@@ -221,7 +224,14 @@ export class CrawlPlan implements JobPlan {
     fromInternal: boolean,
   ): Promise<void> {
     const batch: Omit<QueueItem, 'seq'>[] = [];
+    let sliceStart = performance.now();
     for (const href of links) {
+      // A page of 100,000 links, each checked against a site's robots.txt, is seconds of work on
+      // the thread that also answers requests: it is done in slices, letting them in between.
+      if (performance.now() - sliceStart > takeSliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       const parsed = URL.parse(href);
       if (!parsed) continue;
       const url = fetchableUrl(parsed, this.#options.ignoreQueryParameters);

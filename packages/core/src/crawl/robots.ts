@@ -1,15 +1,17 @@
 /**
  * robots.txt for crawls: fetched once per origin at crawl start, then asked for every discovered
- * URL (spec (b) step 3, "robots.txt"; issue 3, "Politeness").
- *
- * Rule matching is robots-parser's (MIT, pure JS, ships types): it implements RFC 9309's
- * longest-match precedence with `*` and `$` wildcards, Crawl-delay and Sitemap lines, and has
- * years of edge cases behind it that a hand-written parser would have to rediscover.
+ * URL (spec (b) step 3, "robots.txt"). The site writes this file, so it is read only up to
+ * RFC 9309's 500 KiB and compiled once (see robots-rules.ts for why matching is our own).
  */
-import { createRequire } from 'node:module';
-import type robotsParserTypes from 'robots-parser';
 import type { EngineConfig } from '../config.ts';
 import type { Fetcher, FetchRequest } from '../interfaces/fetcher.ts';
+import { parseRobotsText } from './robots-rules.ts';
+
+/**
+ * How much of a robots.txt is read: RFC 9309 §2.5 lets a crawler stop at 500 KiB, and what
+ * follows is ignored rather than failing the file.
+ */
+export const robotsMaxBytes = 500 * 1024;
 
 /** What loading a crawl resource (robots.txt, a sitemap) needs: the transport and its settings. */
 export interface CrawlFetchDeps {
@@ -42,12 +44,6 @@ export interface RobotsRules {
   /** True when robots.txt could not be read (5xx or network failure) and everything is allowed. */
   readonly unreachable: boolean;
 }
-
-// robots-parser is CommonJS whose types declare `export default`, which NodeNext reads as
-// `module.exports.default`; requiring it gives the function its types describe.
-const robotsParser = createRequire(import.meta.url)(
-  'robots-parser',
-) as typeof robotsParserTypes.default;
 
 // Crawl resources are small; a slow one should not hold up the crawl's start for long.
 const defaultTimeoutMs = 10_000;
@@ -97,13 +93,17 @@ export function parseRobots(robotsUrl: URL, text: string, userAgent: string): Ro
   // An HTML page served as robots.txt (soft 404s, login walls) is no rule set; the parser would
   // ignore its lines anyway, but dropping it keeps stray `Disallow:` text in markup from counting.
   const body = /^\s*</.test(text) ? '' : text;
-  const robots = robotsParser(robotsUrl.href, body);
+  const parsed = parseRobotsText(body);
+  const { matcher, crawlDelaySeconds } = parsed.groupFor(userAgent);
   const origin = robotsUrl.origin;
   return {
-    // robots-parser answers undefined for other origins; those are not this file's business.
-    isAllowed: (url) => url.origin !== origin || robots.isAllowed(url.href, userAgent) !== false,
-    crawlDelaySeconds: robots.getCrawlDelay(userAgent),
-    sitemaps: robots.getSitemaps(),
+    // Other origins are not this file's business.
+    isAllowed: (url) => url.origin !== origin || matcher.isAllowed(url.pathname + url.search),
+    crawlDelaySeconds,
+    sitemaps: parsed.sitemaps.flatMap((line) => {
+      const sitemap = URL.parse(line, robotsUrl.href);
+      return sitemap ? [sitemap.href] : [];
+    }),
     unreachable: false,
   };
 }
@@ -131,7 +131,11 @@ export async function loadRobots(origin: URL, deps: CrawlFetchDeps): Promise<Rob
   const userAgent = deps.userAgent ?? robotsAgentToken(deps.config.userAgent);
   let response;
   try {
-    response = await deps.fetcher.fetch(crawlFetchRequest(robotsUrl, deps, 'text/plain,*/*;q=0.5'));
+    response = await deps.fetcher.fetch({
+      ...crawlFetchRequest(robotsUrl, deps, 'text/plain,*/*;q=0.5'),
+      maxBodyBytes: robotsMaxBytes,
+      overflow: 'truncate',
+    });
   } catch (error) {
     // The caller cancelled: that is not an unreachable robots.txt.
     if (deps.signal?.aborted) throw error;
@@ -141,5 +145,9 @@ export async function loadRobots(origin: URL, deps: CrawlFetchDeps): Promise<Rob
   if (response.status >= 400) return allowAll(false);
   // A redirected robots.txt still speaks for the origin that was asked (RFC 9309 §2.3.1.2), so
   // the rules are keyed to `robotsUrl`, not to the final URL.
-  return parseRobots(robotsUrl, new TextDecoder().decode(response.body), userAgent);
+  let text = new TextDecoder().decode(response.body);
+  // A file cut at the limit ends in half a line (`Disallow: /*a` of a longer rule would block
+  // far more than its author meant): the cut line is dropped.
+  if (response.body.length >= robotsMaxBytes) text = text.slice(0, text.lastIndexOf('\n') + 1);
+  return parseRobots(robotsUrl, text, userAgent);
 }

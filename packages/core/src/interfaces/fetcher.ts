@@ -23,6 +23,12 @@ export interface FetchRequest {
   timeoutMs: number;
   /** Largest body the fetcher may read. */
   maxBodyBytes: number;
+  /**
+   * Past `maxBodyBytes`: `'fail'` with CONTENT_TOO_LARGE, or `'truncate'` to keep the first
+   * `maxBodyBytes` (decoded) and stop reading, for files whose head is useful alone (robots.txt).
+   * @default 'fail'
+   */
+  overflow?: 'fail' | 'truncate';
   maxRedirects: number;
   /** Accept invalid or self-signed TLS certificates. */
   skipTlsVerification: boolean;

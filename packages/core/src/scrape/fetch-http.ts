@@ -3,6 +3,7 @@
  * hop is counted, checked against the private-address rule and bounded by the same deadline.
  */
 import { lookup as dnsLookup } from 'node:dns';
+import type { Transform } from 'node:stream';
 import { isIP, type LookupFunction } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 // zstd through the namespace: a named import of it fails to link on a Node.js before 22.15,
@@ -108,6 +109,7 @@ export class HttpFetcher implements Fetcher {
         }
         continue;
       }
+      const truncate = fetchRequest.overflow === 'truncate';
       const raw = await readBody(
         response,
         fetchRequest.maxBodyBytes,
@@ -115,9 +117,12 @@ export class HttpFetcher implements Fetcher {
         signal,
         deadline,
         fetchRequest.timeoutMs,
+        truncate,
       );
       const headers = flattenHeaders(response.headers);
-      const body = decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
+      const body = truncate
+        ? await decompressHead(raw, headers['content-encoding'], fetchRequest.maxBodyBytes)
+        : decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
       return { url, status: response.statusCode, headers, body, redirects };
     }
   }
@@ -196,9 +201,10 @@ async function readBody(
   signal: AbortSignal,
   deadline: AbortSignal,
   timeoutMs: number,
+  truncate: boolean,
 ): Promise<Uint8Array> {
   const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
     response.body.destroy();
     throw tooLarge(url, maxBytes);
   }
@@ -206,11 +212,14 @@ async function readBody(
   let total = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > maxBytes) {
+      if (total + chunk.length > maxBytes) {
         response.body.destroy();
-        throw tooLarge(url, maxBytes);
+        if (!truncate) throw tooLarge(url, maxBytes);
+        chunks.push(chunk.subarray(0, maxBytes - total));
+        total = maxBytes;
+        break;
       }
+      total += chunk.length;
       chunks.push(chunk);
     }
   } catch (error) {
@@ -251,6 +260,43 @@ function decompress(
       retryable: false,
     });
   }
+}
+
+const decoders: Record<string, () => Transform> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(),
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+  zstd: () => zlib.createZstdDecompress(),
+};
+
+/**
+ * The first `maxBytes` of a body's decoded form: decoding stops there, and a stream cut short
+ * (the raw body was truncated too) or corrupt past what was decoded gives what came before it.
+ */
+async function decompressHead(
+  body: Uint8Array,
+  encoding: string | undefined,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  const decoder = decoders[encoding?.trim().toLowerCase() ?? ''];
+  if (!decoder || body.length === 0) return body;
+  const stream = decoder();
+  stream.end(body);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk.subarray(0, maxBytes - total));
+      total = Math.min(maxBytes, total + chunk.length);
+      if (total >= maxBytes) break;
+    }
+  } catch {
+    // Keep what decoded before the damage.
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks, total);
 }
 
 function tooLarge(url: URL, maxBytes: number): ContentTooLargeError {

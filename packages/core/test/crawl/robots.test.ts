@@ -8,6 +8,7 @@ import { HttpFetcher, resolveEngineConfig, type Fetcher } from '@trawl/core';
 // rewriteRelativeImportExtensions across project references), and vite resolves `.js` to the
 // `.ts` source. The crawl modules are not on the public surface yet.
 import { loadRobots, parseRobots, robotsAgentToken } from '../../src/crawl/robots.js';
+import { longPathLength, startHostileSite } from '../../../../test/fixture-site/hostile-site.ts';
 
 const site = inject('fixtureUrl');
 const config = resolveEngineConfig();
@@ -149,5 +150,64 @@ describe('loadRobots', () => {
   it('rejects when the caller aborts instead of reporting robots.txt unreachable', async () => {
     const signal = AbortSignal.abort();
     await expect(loadRobots(new URL(site), { fetcher: http, config, signal })).rejects.toThrow();
+  });
+});
+
+describe('files written to hurt', () => {
+  const long = (tail: string) => `/${'a'.repeat(longPathLength)}${tail}`;
+
+  it('reads the first 500 KiB of a 1.1 MB robots.txt, drops the cut line and ignores the rest', async () => {
+    const hostile = await startHostileSite();
+    try {
+      const rules = await loadRobots(new URL(hostile.url), { fetcher: http, config });
+      expect(rules.unreachable).toBe(false);
+      expect(rules.isAllowed(new URL(long('0'), hostile.url))).toBe(true);
+      expect(rules.isAllowed(new URL(long('5z'), hostile.url))).toBe(false);
+      expect(rules.isAllowed(new URL('/after-the-limit', hostile.url))).toBe(true);
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it('matches the pieces of wildcard rules in order, with $ only at the end', () => {
+    const rules = rulesFor(
+      [
+        'User-agent: *',
+        'Disallow: /a*b*c',
+        'Disallow: /end$',
+        'Disallow: /mid$dle',
+        'Disallow: /x**y$',
+        'Allow: /a*b*c*keep',
+      ].join('\n'),
+    );
+    expect(rules.isAllowed(at('/a-c-b'))).toBe(true);
+    expect(rules.isAllowed(at('/aXbYcZ'))).toBe(false);
+    expect(rules.isAllowed(at('/abc-keep'))).toBe(true);
+    expect(rules.isAllowed(at('/end'))).toBe(false);
+    expect(rules.isAllowed(at('/end/more'))).toBe(true);
+    expect(rules.isAllowed(at('/mid$dle/x'))).toBe(false);
+    expect(rules.isAllowed(at('/x-y-y'))).toBe(false);
+    expect(rules.isAllowed(at('/x-y-'))).toBe(true);
+  });
+
+  it('finds many sibling pieces in one pass and keeps the longest match', () => {
+    const lines = ['User-agent: *'];
+    for (let i = 0; i < 500; i++) lines.push(`Disallow: /*p${i}q`);
+    lines.push('Allow: /*p250q*ok');
+    const rules = rulesFor(lines.join('\n'));
+    expect(rules.isAllowed(at('/x/p250q'))).toBe(false);
+    expect(rules.isAllowed(at('/x/p250q/ok'))).toBe(true);
+    expect(rules.isAllowed(at('/x/p999q'))).toBe(true);
+  });
+
+  it('counts a URL as disallowed when matching it would scan past the budget', () => {
+    // 400 sibling pieces of every length from 1 to 400, each found in a path of `a`s: looking up
+    // every place once per length is over 100 million characters.
+    const lines = ['User-agent: *'];
+    for (let k = 1; k <= 400; k++) lines.push(`Disallow: /*${'a'.repeat(k)}*q`);
+    const rules = rulesFor(lines.join('\n'));
+    expect(rules.isAllowed(at(long('')))).toBe(false);
+    expect(rules.isAllowed(at('/aaq'))).toBe(false);
+    expect(rules.isAllowed(at('/b'))).toBe(true);
   });
 });
