@@ -15,6 +15,20 @@ export type PageMetadata = Partial<
 // http-equiv and charset metas describe the transport, not the page: not metadata.
 const ignoredMetaNames = new Set(['viewport', 'charset', 'content-type', 'x-ua-compatible']);
 
+/**
+ * Bounds on what a page may declare: a `<title>` of megabytes or a million meta tags would
+ * otherwise be copied into every result (and every stored and indexed document). A value past
+ * the length limit is cut and ends in `…`; meta tags past the count limit are not read.
+ */
+export const metadataLimits = { maxValueChars: 4096, maxMetaTags: 1000 };
+
+/** `text` cut to the value limit, the cut marked. */
+function capped(text: string): string {
+  return text.length > metadataLimits.maxValueChars
+    ? `${text.slice(0, metadataLimits.maxValueChars)}…`
+    : text;
+}
+
 /** Everything metadata-like a page declares about itself. */
 export interface PageHead {
   metadata: PageMetadata;
@@ -28,6 +42,7 @@ export function readPageHead(dom: HtmlDocument, pageUrl: string): PageHead {
   let baseUrl: string | undefined;
   let title: string | undefined;
   let icon: { href: string; rank: number } | undefined;
+  let metaTags = 0;
 
   walkElements(dom, (element) => {
     switch (element.name) {
@@ -38,7 +53,7 @@ export function readPageHead(dom: HtmlDocument, pageUrl: string): PageHead {
       }
       case 'title':
         // The first <title> wins; SVG titles live inside <svg> which we do not enter.
-        title ??= collapsedText(element);
+        title ??= capped(collapsedText(element));
         return false;
       case 'base': {
         const href = element.attribs['href'];
@@ -55,20 +70,19 @@ export function readPageHead(dom: HtmlDocument, pageUrl: string): PageHead {
           ''
         ).trim();
         if (!name || content === undefined) return false;
+        if (++metaTags > metadataLimits.maxMetaTags) return false;
         const key = name.toLowerCase();
         if (ignoredMetaNames.has(key)) return false;
         if (key === 'content-language') {
-          metadata.language ??= content.trim();
+          metadata.language ??= capped(content.trim());
           return false;
         }
         // Keep og:title-style keys as the page writes them; the reference service does too.
         const previous = metadata[name];
-        metadata[name] =
-          previous === undefined
-            ? content.trim()
-            : Array.isArray(previous)
-              ? [...previous, content.trim()]
-              : [String(previous), content.trim()];
+        const value = capped(content.trim());
+        if (previous === undefined) metadata[name] = value;
+        else if (Array.isArray(previous)) (previous).push(value);
+        else metadata[name] = [String(previous), value];
         return false;
       }
       case 'link': {

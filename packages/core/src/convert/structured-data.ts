@@ -53,6 +53,58 @@ export function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * What a JSON-LD block may be and still be read: the page's site writes it, and a block nested
+ * 100,000 deep or listing a million offers held the thread for seconds and took gigabytes as
+ * objects. Real blocks are a few KB, a few levels deep; a bigger one is skipped whole.
+ */
+export const jsonLdLimits = { maxChars: 1024 * 1024, maxDepth: 64 };
+/** How many typed nodes are collected from one page at most. */
+const maxSchemaNodes = 10_000;
+
+/** `html` with the content of every JSON-LD block past {@link jsonLdLimits} taken out. */
+function withoutOversizedJsonLd(html: string): string {
+  const opening = /<script\b/gi;
+  const closing = /<\/script/gi;
+  const parts: string[] = [];
+  let copied = 0;
+  for (let found = opening.exec(html); found; found = opening.exec(html)) {
+    const tagEnd = html.indexOf('>', found.index);
+    if (tagEnd === -1) break;
+    closing.lastIndex = tagEnd;
+    const end = closing.exec(html)?.index ?? html.length;
+    opening.lastIndex = end;
+    if (!/application\/ld\+json/i.test(html.slice(found.index, tagEnd))) continue;
+    if (
+      end - tagEnd - 1 <= jsonLdLimits.maxChars &&
+      depthOf(html, tagEnd + 1, end) <= jsonLdLimits.maxDepth
+    )
+      continue;
+    parts.push(html.slice(copied, tagEnd + 1));
+    copied = end;
+  }
+  if (copied === 0) return html;
+  parts.push(html.slice(copied));
+  return parts.join('');
+}
+
+/** The deepest nesting of `[` and `{` in `text` between `from` and `to`, strings skipped. */
+function depthOf(text: string, from: number, to: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = from; i < to; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return deepest;
+}
+
 /** Every typed node of the page, nested ones included, in document order. */
 export function readSchemaNodes(html: string, url: string): SchemaNode[] {
   let result: Record<string, unknown> = {};
@@ -64,11 +116,11 @@ export function readSchemaNodes(html: string, url: string): SchemaNode[] {
   );
   // The handler is synchronous under htmlparser2: the callback has run when end() returns.
   const parser = new Parser(handler, { decodeEntities: true });
-  parser.write(html);
+  parser.write(withoutOversizedJsonLd(html));
   parser.end();
   const nodes: SchemaNode[] = [];
   const visit = (value: unknown, source: StructuredSource, depth: number) => {
-    if (depth > 12) return;
+    if (depth > 12 || nodes.length >= maxSchemaNodes) return;
     if (Array.isArray(value)) {
       for (const item of value) visit(item, source, depth + 1);
       return;

@@ -7,7 +7,8 @@
  * site with a broken index still yields the URLs of its good sitemaps (issue 3, "Bad input").
  */
 import { Parser } from 'htmlparser2';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { ContentTooLargeError, UnsupportedTypeError } from '../errors.ts';
 import { crawlFetchRequest, type CrawlFetchDeps } from './robots.ts';
 
@@ -123,6 +124,8 @@ function candidatesFor(startUrl: URL, robotsSitemaps: readonly string[]): Candid
   return candidates;
 }
 
+const gunzipAsync = promisify(gunzip);
+
 /**
  * Fetches and parses one sitemap; a status of 400 or more comes back as is, and anything else
  * wrong throws a TrawlError whose message is the reason the file is skipped.
@@ -138,7 +141,8 @@ async function fetchSitemap(
   // fetcher left them packed; the magic bytes tell, whatever the name or type says.
   if (body[0] === 0x1f && body[1] === 0x8b) {
     try {
-      body = gunzipSync(body, { maxOutputLength: deps.config.maxBodyBytes });
+      // In the thread pool: a bomb inflating to the cap is not the request thread's work.
+      body = await gunzipAsync(body, { maxOutputLength: deps.config.maxBodyBytes });
     } catch (error) {
       // Node reports an output past maxOutputLength as ERR_BUFFER_TOO_LARGE: a gzip bomb or
       // simply too big, either way more than the engine reads for any one body.
