@@ -59,6 +59,12 @@ export async function runScrape(request: ScrapeRequest, context: EngineContext):
   return (await runScrapeDetailed(request, context, false)).document;
 }
 
+/**
+ * Pages longer than this are not cached: the store writes an entry as JSON on the thread that
+ * answers requests, and a site can send 20 MiB pages (a 4.7 MB page took ~1 s there under load).
+ */
+const maxCachedChars = 2 * 1024 * 1024;
+
 /** Runs one scrape and keeps what a crawl needs: links and Retry-After. @throws see `scrape()` */
 export async function runScrapeDetailed(
   request: ScrapeRequest,
@@ -144,7 +150,8 @@ export async function runScrapeDetailed(
         !fetchedWithCredentials(options, request.target) &&
         !options.zeroDataRetention &&
         !page.partial &&
-        page.status < 300;
+        page.status < 300 &&
+        page.text.length <= maxCachedChars;
       if (cache && mayStore) {
         cacheWrite = cache.put(cacheKey, { ...page, team });
         // Awaited below; until then a rejection must not count as unhandled.
@@ -276,9 +283,16 @@ function renderRequestOf(
   return render;
 }
 
+/**
+ * A JavaScript shell is small; a page of megabytes with little visible text is something else (a
+ * site's JSON-LD of a million offers), and the browser's protocol would carry it back through the
+ * thread that answers requests.
+ */
+const maxShellChars = 1024 * 1024;
+
 /** A served page that is a JavaScript shell (HTML only; documents and text are what they are). */
 function shouldRender(page: CachedPage): boolean {
-  if (page.parsedFrom) return false;
+  if (page.parsedFrom || page.text.length > maxShellChars) return false;
   const mime = (page.contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (mime !== '' && mime !== 'text/html' && mime !== 'application/xhtml+xml') return false;
   return looksJsRendered(page.text);
