@@ -5,7 +5,8 @@
  */
 import type { EngineConfig } from '../config.ts';
 import type { Fetcher, FetchRequest } from '../interfaces/fetcher.ts';
-import { parseRobotsText } from './robots-rules.ts';
+import { setImmediate } from 'node:timers/promises';
+import { parseRobotsText, type ParsedRobots } from './robots-rules.ts';
 
 /**
  * How much of a robots.txt is read: RFC 9309 §2.5 lets a crawler stop at 500 KiB, and what
@@ -90,10 +91,17 @@ export function crawlFetchRequest(url: URL, deps: CrawlFetchDeps, accept: string
 
 /** Parses robots.txt text fetched from `robotsUrl` into the rules for `userAgent`. */
 export function parseRobots(robotsUrl: URL, text: string, userAgent: string): RobotsRules {
-  // An HTML page served as robots.txt (soft 404s, login walls) is no rule set; the parser would
-  // ignore its lines anyway, but dropping it keeps stray `Disallow:` text in markup from counting.
-  const body = /^\s*</.test(text) ? '' : text;
-  const parsed = parseRobotsText(body);
+  return rulesOf(robotsUrl, parseRobotsText(withoutMarkup(text)), userAgent);
+}
+
+/**
+ * An HTML page served as robots.txt (soft 404s, login walls) is no rule set; the parser would
+ * ignore its lines anyway, but dropping it keeps stray `Disallow:` text in markup from counting.
+ */
+const withoutMarkup = (text: string) => (/^\s*</.test(text) ? '' : text);
+
+/** The rules of a parsed file for `userAgent` (compiling them). */
+function rulesOf(robotsUrl: URL, parsed: ParsedRobots, userAgent: string): RobotsRules {
   const { matcher, crawlDelaySeconds } = parsed.groupFor(userAgent);
   const origin = robotsUrl.origin;
   return {
@@ -149,5 +157,10 @@ export async function loadRobots(origin: URL, deps: CrawlFetchDeps): Promise<Rob
   // A file cut at the limit ends in half a line (`Disallow: /*a` of a longer rule would block
   // far more than its author meant): the cut line is dropped.
   if (response.body.length >= robotsMaxBytes) text = text.slice(0, text.lastIndexOf('\n') + 1);
-  return parseRobots(robotsUrl, text, userAgent);
+  // Parsing and compiling a 500 KiB file are each a few tens of ms on the thread that answers
+  // requests: other work gets in between them.
+  await setImmediate();
+  const parsed = parseRobotsText(withoutMarkup(text));
+  await setImmediate();
+  return rulesOf(robotsUrl, parsed, userAgent);
 }
