@@ -81,7 +81,7 @@ export function readPageHead(dom: HtmlDocument, pageUrl: string): PageHead {
         const previous = metadata[name];
         const value = capped(content.trim());
         if (previous === undefined) metadata[name] = value;
-        else if (Array.isArray(previous)) (previous).push(value);
+        else if (Array.isArray(previous)) previous.push(value);
         else metadata[name] = [String(previous), value];
         return false;
       }
