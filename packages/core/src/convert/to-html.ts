@@ -9,49 +9,26 @@ import type { OcrMode } from './pdf/extract.ts';
 import { legacyTargets } from './legacy.ts';
 import { repackStored } from './zip.ts';
 import { escapeHtml } from '../internal/html.ts';
+import { type DelimitedDialect, readDelimited } from './delimited.ts';
 
-function table(rows: string[][]): string {
-  const [head, ...body] = rows;
-  if (!head) return '';
+/** Rows as an HTML table; the first in <thead> when it names the columns. */
+function table(rows: string[][], header: boolean): string {
   const cells = (row: string[], tag: 'th' | 'td') =>
-    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell)}</${tag}>`).join('')}</tr>`;
-  return `<table><thead>${cells(head, 'th')}</thead><tbody>${body.map((row) => cells(row, 'td')).join('')}</tbody></table>`;
+    `<tr>${row.map((cell) => `<${tag}>${escapeHtml(cell).replace(/\r?\n/g, '<br>')}</${tag}>`).join('')}</tr>`;
+  const [head, ...body] = header ? rows : [undefined, ...rows];
+  const thead = head ? `<thead>${cells(head, 'th')}</thead>` : '';
+  return `<table>${thead}<tbody>${body.map((row) => cells(row!, 'td')).join('')}</tbody></table>`;
 }
 
-/** Splits delimited text into rows, honouring quoted fields (RFC 4180). */
-export function parseDelimited(text: string, delimiter: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"' && field === '') quoted = true;
-    else if (char === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += char;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  return rows
-    .filter((r) => r.some((cell) => cell.trim() !== ''))
-    .map((r) => [...r, ...Array<string>(width - r.length).fill('')]);
+function delimitedHtml(
+  kind: 'csv' | 'tsv',
+  bytes: Uint8Array,
+  options: ToHtmlOptions,
+): DocumentHtml {
+  const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+  const { rows, dialect, warning } = readDelimited(text, kind, options.csv);
+  if (rows.length === 0) return { html: '' };
+  return { html: table(rows, dialect.header), ...(warning ? { warning } : {}) };
 }
 
 async function docxHtml(bytes: Uint8Array): Promise<string> {
@@ -80,6 +57,8 @@ export interface ToHtmlOptions {
   ocr?: OcrMode;
   /** Epoch milliseconds after which parsing stops with SCRAPE_TIMEOUT. */
   deadline?: number;
+  /** CSV and TSV: the parts of the dialect the caller forces; the rest is sniffed. */
+  csv?: DelimitedDialect | undefined;
   /** LibreOffice's soffice for DOC, XLS and PPT; the usual paths when unset. */
   sofficePath?: string | undefined;
 }
@@ -107,6 +86,7 @@ export async function toHtml(
     const { spreadsheetHtml } = await import('./xlsx.ts');
     return spreadsheetHtml(await repackStored(bytes, 'spreadsheet'));
   }
+  if (kind === 'csv' || kind === 'tsv') return delimitedHtml(kind, bytes, options);
   return { html: await textualHtml(kind, bytes) };
 }
 
@@ -125,7 +105,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
       throw new Error('Legacy Office files are converted by convertLegacy');
     case 'csv':
     case 'tsv':
-      return table(parseDelimited(text(), kind === 'csv' ? ',' : '\t'));
+      throw new Error('CSV and TSV are converted by delimitedHtml');
     case 'json':
     case 'xml':
       return `<pre><code class="language-${kind}">${escapeHtml(text())}</code></pre>`;

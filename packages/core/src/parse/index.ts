@@ -10,6 +10,7 @@ import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts'
 import { parseOrThrow } from '../internal/zod.ts';
 import { convertHtml, prepareConversion } from '../scrape/convert.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
+import { delimitedDialectSchema } from '../convert/delimited.ts';
 import { detectKind } from '../convert/detect.ts';
 import { isolatedToHtml } from '../convert/isolated.ts';
 
@@ -26,6 +27,7 @@ export const parseOptionsSchema = z.strictObject({
   filename: z.string().max(1024).optional().describe('The file name; its extension is a hint.'),
   contentType: z.string().max(256).optional().describe('The MIME type; a hint after the bytes.'),
   formats: scrapeOptionsShape.formats,
+  csv: delimitedDialectSchema.optional(),
   onlyMainContent: z
     .boolean()
     .default(true)
@@ -172,6 +174,7 @@ export async function parse(
     ocr: ocrModeOf(pdfParser?.mode ?? 'auto'),
     ...(pdfParser?.maxPages ? { maxPages: pdfParser.maxPages } : {}),
     sofficePath: context.sofficePath ?? context.config?.sofficePath,
+    ...(resolved.csv ? { csv: resolved.csv } : {}),
   }).catch((error: unknown) => {
     throw readerError(error, kind);
   });
