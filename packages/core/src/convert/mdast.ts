@@ -13,12 +13,10 @@ import type {
   Paragraph,
   PhrasingContent,
   Root,
-  Table,
-  TableCell,
-  TableRow,
 } from 'mdast';
-import { headingTags, isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from './dom.ts';
 import { codeBlockOf } from './mdast-code.ts';
+import { type CellReaders, tableOf } from './mdast-table.ts';
 import { collapse, normaliseInline, textOf } from './mdast-whitespace.ts';
 
 type Flow = BlockContent | DefinitionContent;
@@ -78,6 +76,8 @@ const silentTags = new Set([
   'colgroup',
   'caption',
 ]);
+
+const cellReaders: CellReaders = { flow: flowOf, phrasing: phrasingOfChildren };
 
 /** Converts a cleaned tree to an mdast root. */
 export function treeToMdast(root: ParentNode): Root {
@@ -153,7 +153,7 @@ function blockOf(element: Element): Flow[] {
     case 'hr':
       return [{ type: 'thematicBreak' }];
     case 'table':
-      return tableOf(element);
+      return tableOf(element, cellReaders);
     case 'a':
       return linkedBlocks(element);
     default:
@@ -328,121 +328,4 @@ function definitionListOf(element: Element): Flow[] {
     }
   }
   return flow;
-}
-
-function tableOf(table: Element): Flow[] {
-  const rows = collectRows(table);
-  if (rows.length === 0) return [];
-  // Layout tables (nested tables, or cells holding lists, headings or code) are not data: read
-  // their cells as flow, in order.
-  if (rows.some((row) => row.some((cell) => hasStructuralContent(cell)))) {
-    return rows.flatMap((row) => row.flatMap((cell) => flowOf(cell.children)));
-  }
-  // A spanned cell keeps its text in its top-left position; the positions it covers, to the
-  // right (colspan) and below (rowspan), become empty cells so later cells keep their columns.
-  // Loops and functions of the module, not closures per table: V8 compiled a closure made per
-  // table again after every full GC of the conversion thread (issue 17).
-  const coveredRowsByColumn: number[] = [];
-  const placedRows: TableCell[][] = [];
-  for (const [rowIndex, row] of rows.entries()) {
-    const cells: TableCell[] = [];
-    for (const cell of row) {
-      skipCoveredCells(cells, coveredRowsByColumn);
-      const rowsDown = Math.min(rowSpan(cell), rows.length - rowIndex) - 1;
-      for (let extra = 0; extra < span(cell); extra++) {
-        if (rowsDown > 0) coveredRowsByColumn[cells.length] = rowsDown;
-        cells.push(
-          extra === 0
-            ? { type: 'tableCell', children: normaliseInline(phrasingOfChildren(cell)) }
-            : emptyCell(),
-        );
-      }
-    }
-    // Columns past the row's last cell that a cell above still covers.
-    for (let column = cells.length; column < coveredRowsByColumn.length; column++) {
-      if ((coveredRowsByColumn[column] ?? 0) > 0) coveredRowsByColumn[column]!--;
-    }
-    placedRows.push(cells);
-  }
-  const width = Math.max(...placedRows.map((cells) => cells.length));
-  const mdRows: TableRow[] = placedRows.map((cells) => {
-    while (cells.length < width) cells.push(emptyCell());
-    return { type: 'tableRow', children: cells };
-  });
-  const first = rows[0] ?? [];
-  const hasHeader =
-    first.length > 0 && (first.every((cell) => cell.name === 'th') || isInThead(first[0]));
-  if (!hasHeader) {
-    mdRows.unshift({
-      type: 'tableRow',
-      children: Array.from({ length: width }, () => ({ type: 'tableCell', children: [] })),
-    });
-  }
-  const align = (hasHeader ? first : []).flatMap((cell) => {
-    const value = (
-      cell.attribs['align'] ??
-      /text-align:\s*(left|right|center)/.exec(cell.attribs['style'] ?? '')?.[1] ??
-      ''
-    ).toLowerCase();
-    const one = value === 'left' || value === 'right' || value === 'center' ? value : null;
-    return Array.from({ length: span(cell) }, () => one);
-  });
-  const result: Table = { type: 'table', align: align.length ? align : null, children: mdRows };
-  return [result];
-}
-
-function emptyCell(): TableCell {
-  return { type: 'tableCell', children: [] };
-}
-
-/** Fills the positions of the row that a cell above still covers (rowspan) with empty cells. */
-function skipCoveredCells(cells: TableCell[], coveredRowsByColumn: number[]): void {
-  while ((coveredRowsByColumn[cells.length] ?? 0) > 0) {
-    coveredRowsByColumn[cells.length]!--;
-    cells.push(emptyCell());
-  }
-}
-
-function isInThead(cell: Element | undefined): boolean {
-  const section = cell?.parent?.parent;
-  return section !== null && section !== undefined && isTag(section) && section.name === 'thead';
-}
-
-function collectRows(table: Element): Element[][] {
-  const rows: Element[][] = [];
-  const visit = (parent: Element) => {
-    for (const child of parent.children) {
-      if (!isTag(child)) continue;
-      if (child.name === 'tr')
-        rows.push(
-          child.children.filter(
-            (cell): cell is Element => isTag(cell) && (cell.name === 'td' || cell.name === 'th'),
-          ),
-        );
-      else if (child.name === 'thead' || child.name === 'tbody' || child.name === 'tfoot')
-        visit(child);
-    }
-  };
-  visit(table);
-  return rows.filter((row) => row.length > 0);
-}
-
-const structuralTags = new Set(['table', 'ul', 'ol', 'pre', ...headingTags, 'blockquote', 'dl']);
-
-function hasStructuralContent(element: Element): boolean {
-  for (const child of element.children) {
-    if (!isTag(child)) continue;
-    if (structuralTags.has(child.name) || hasStructuralContent(child)) return true;
-  }
-  return false;
-}
-
-function rowSpan(cell: Element): number {
-  const value = Number.parseInt(cell.attribs['rowspan'] ?? '1', 10);
-  return Number.isFinite(value) && value > 1 ? Math.min(value, 1000) : 1;
-}
-
-function span(cell: Element): number {
-  const value = Number.parseInt(cell.attribs['colspan'] ?? '1', 10);
-  return Number.isFinite(value) && value > 1 ? Math.min(value, 50) : 1;
 }

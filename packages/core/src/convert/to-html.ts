@@ -3,7 +3,7 @@
  * serves documents as it serves pages: DOCX through mammoth, spreadsheets through exceljs, CSV
  * and TSV as a table, text and data files as preformatted blocks.
  */
-import { UnsupportedTypeError, ValidationError } from '../errors.ts';
+import { UnsupportedTypeError } from '../errors.ts';
 import type { FileKind } from './detect.ts';
 import type { OcrMode } from './pdf/extract.ts';
 import { legacyTargets } from './legacy.ts';
@@ -29,18 +29,6 @@ function delimitedHtml(
   const { rows, dialect, warning } = readDelimited(text, kind, options.csv);
   if (rows.length === 0) return { html: '' };
   return { html: table(rows, dialect.header), ...(warning ? { warning } : {}) };
-}
-
-async function docxHtml(bytes: Uint8Array): Promise<string> {
-  // mammoth opens the ZIP itself: it gets one whose entries were inflated under the caps.
-  const stored = await repackStored(bytes, 'Word');
-  try {
-    const { default: mammoth } = await import('mammoth');
-    const result = await mammoth.convertToHtml({ buffer: stored });
-    return result.value;
-  } catch (error) {
-    throw new ValidationError(`The Word document cannot be read: ${(error as Error).message}`);
-  }
 }
 
 /** A document as HTML, with what only the document can tell. */
@@ -96,7 +84,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'html':
       return text();
     case 'docx':
-      return docxHtml(bytes);
+      return (await import('./docx.ts')).docxHtml(bytes);
     case 'xlsx':
       throw new Error('XLSX is converted by spreadsheetHtml');
     case 'doc':
