@@ -24,12 +24,25 @@ import {
 } from './ooxml.ts';
 import { attribute, childAt, childElements, descendants, localName } from './xml-walk.ts';
 import { pictureDataUri, webPictureTypes } from './package-pictures.ts';
+import { chartHtml } from './chart-data.ts';
 
 const titleTypes = new Set(['title', 'ctrTitle']);
 /** Placeholders that repeat on every slide, like a page's running header and footer. */
 const furnitureTypes = new Set(['dt', 'ftr', 'sldNum', 'hdr', 'sldImg']);
 /** Placeholders whose paragraphs are bullets unless a paragraph or the master says otherwise. */
 const bulletedTypes = new Set(['body', 'obj']);
+
+async function chartData(
+  zip: JSZip,
+  relationships: Map<string, Relationship>,
+): Promise<Map<string, string>> {
+  const charts = new Map<string, string>();
+  for (const [id, relationship] of relationships) {
+    if (relationship.type !== 'chart' || relationship.external) continue;
+    charts.set(id, chartHtml(await readXmlPart(zip, relationship.target)));
+  }
+  return charts;
+}
 
 /** A placeholder's role, from `p:nvPr/p:ph`; absent type means `obj` (ECMA-376 §19.7.10). */
 interface Placeholder {
@@ -57,6 +70,8 @@ interface SlideContext {
   masterBullets: (BulletKind | undefined)[];
   /** Data URIs of the part's pictures, by relationship id. */
   pictures: Map<string, string>;
+  /** The slide's charts as their title and data table, by relationship id. */
+  charts: Map<string, string>;
 }
 
 type BulletKind = 'none' | 'ul' | 'ol';
@@ -142,6 +157,7 @@ async function slideContext(
     inherited,
     masterBullets,
     pictures: await pictureData(zip, relationships),
+    charts: await chartData(zip, relationships),
   };
 }
 
@@ -231,7 +247,10 @@ function shapeHtml(
     }
     case 'graphicFrame': {
       const table = descendants(shape, 'tbl')[0];
-      return table ? tableHtml(table, context) : undefined;
+      if (table) return tableHtml(table, context);
+      const chart = descendants(shape, 'chart')[0];
+      const id = attribute(chart, 'id', { prefixed: true });
+      return id ? context.charts.get(id) : undefined;
     }
     case 'pic':
       return pictureHtml(shape, context);
@@ -433,6 +452,7 @@ async function notesHtml(zip: JSZip, relationships: Map<string, Relationship>): 
     inherited: [],
     masterBullets: [],
     pictures: new Map(),
+    charts: new Map(),
   };
   return childElements(childAt(notes, 'cSld', 'spTree'), 'sp')
     .filter((shape) => placeholderOf(shape)?.type === 'body')

@@ -3,6 +3,8 @@
  * `<br>`, list items as `•` lines), a table nested in a cell makes the outer one an HTML table,
  * and Word tables get their first row as the header, with checkboxes and equations kept.
  */
+import { readFileSync } from 'node:fs';
+import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { parse } from '@trawl/core';
 import {
@@ -71,6 +73,43 @@ describe('tables', () => {
         '| Q1 | 10<br>up 5% |',
         '| ☒ Audited<br>☐ Filed | E=mc^2 |',
       ].join('\n'),
+    );
+  });
+
+  it("writes a slide chart's cached data as a table under the chart's title", async () => {
+    const zip = await JSZip.loadAsync(
+      readFileSync(new URL('../../../../test/parse-corpus/out/deck.pptx', import.meta.url)),
+    );
+    const c = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+    const points = (values: string[]) =>
+      values.map((value, index) => `<c:pt idx="${index}"><c:v>${value}</c:v></c:pt>`).join('');
+    const series = (name: string, values: string[]) =>
+      `<c:ser><c:idx val="0"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f><c:strCache><c:ptCount val="1"/>${points([name])}</c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache><c:ptCount val="2"/>${points(['2025', '2026'])}</c:strCache></c:strRef></c:cat><c:val><c:numRef><c:numCache><c:ptCount val="2"/>${points(values)}</c:numCache></c:numRef></c:val></c:ser>`;
+    zip.file(
+      'ppt/charts/chart1.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="${c}" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Tonnage landed</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>${series('Cod', ['120', '135'])}${series('Hake', ['80', '95.5'])}</c:barChart></c:plotArea></c:chart></c:chartSpace>`,
+    );
+    const rels = 'ppt/slides/_rels/slide1.xml.rels';
+    zip.file(
+      rels,
+      (await zip.file(rels)!.async('string')).replace(
+        '</Relationships>',
+        '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/chart1.xml"/></Relationships>',
+      ),
+    );
+    const slide = 'ppt/slides/slide1.xml';
+    zip.file(
+      slide,
+      (await zip.file(slide)!.async('string')).replace(
+        '</p:spTree>',
+        `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="99" name="Chart"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="720000" y="5000000"/><a:ext cx="4000000" cy="2000000"/></p:xfrm><a:graphic><a:graphicData uri="${c}"><c:chart xmlns:c="${c}" r:id="rId9"/></a:graphicData></a:graphic></p:graphicFrame></p:spTree>`,
+      ),
+    );
+    const doc = await parse(await zip.generateAsync({ type: 'uint8array' }), {
+      filename: 'deck.pptx',
+    });
+    expect(doc.markdown).toContain(
+      '**Tonnage landed**\n\n| | Cod | Hake |\n| --- | --- | --- |\n| 2025 | 120 | 80 |\n| 2026 | 135 | 95.5 |',
     );
   });
 });
