@@ -54,10 +54,13 @@ export class SplitDeployment {
   readonly apiKey = 'fc-scale-test';
   readonly workers: WorkerProcess[] = [];
   api: ServeProcess | undefined;
-  readonly #extraEnv: Record<string, string>;
+  readonly #extraEnv: Record<string, string | undefined>;
 
-  /** `env`: more variables for every process (a benchmark's concurrency settings). */
-  constructor(env: Record<string, string> = {}) {
+  /**
+   * `env`: more variables for every process (a benchmark's concurrency settings); a variable
+   * set to undefined is taken out (the private-address guard's default, under test).
+   */
+  constructor(env: Record<string, string | undefined> = {}) {
     this.#extraEnv = env;
   }
 
@@ -66,7 +69,7 @@ export class SplitDeployment {
   }
 
   /** The environment every process of the deployment shares. */
-  env(extra: Record<string, string> = {}): Record<string, string> {
+  env(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
     return {
       TRAWL_STORE: 'postgres',
       TRAWL_DATABASE_URL: this.databaseUrl,

@@ -146,8 +146,10 @@ export const configRows = [
     key: 'allowPrivateAddresses',
     env: 'TRAWL_ALLOW_PRIVATE_ADDRESSES',
     aliases: ['TRAWL_ALLOW_PRIVATE_TARGETS'],
-    schema: booleanFromEnv.default(true),
-    description: 'Allow fetching loopback and private addresses.',
+    // No default here: the process's role gives it (config-roles.ts).
+    schema: booleanFromEnv,
+    description:
+      'Allow fetching loopback and private addresses (default false for `trawl serve` and `trawl worker`, true for the other commands).',
   },
   {
     key: 'port',

@@ -8,11 +8,12 @@ import { resolveEngineConfig, ValidationError, type EngineConfig } from '@trawl/
 import type { CreditPrices } from '@trawl/core/server';
 import type { z } from 'zod';
 import { configRows } from './config-rows.ts';
+import { roleDefaults, type ProcessRole } from './config-roles.ts';
 import { storageKeys, type StorageSettings } from './config-storage.ts';
 import type { ConfigRow } from './config-values.ts';
 
 export { configRows };
-export type { StorageSettings };
+export type { ProcessRole, StorageSettings };
 
 /** Keys of the rows that configure the server rather than the engine. */
 const serverKeys = [
@@ -76,23 +77,29 @@ export interface TrawlConfig {
   server: ServerSettings;
 }
 
-/** Where settings come from, highest precedence first. */
+/** Where settings come from, highest precedence first, and the process they are for. */
 export interface ConfigSources {
+  /**
+   * What the process is for: its defaults follow (config-roles.ts). Required, so that every
+   * command, and every new one, says whether strangers' requests reach it.
+   */
+  role: ProcessRole;
   /** Values from CLI flags, by key. */
   flags?: Record<string, unknown>;
   env?: Record<string, string | undefined>;
   /** Path of a JSON config file; `TRAWL_CONFIG` when unset. */
   configFile?: string;
   /**
-   * A command's own defaults, by key: used where no flag, variable or file sets the key, in
-   * place of the built-in default (`trawl serve` sizes the conversion pool differently).
+   * More defaults, by key, over the role's: used where no flag, variable or file sets the key,
+   * in place of the built-in default.
    */
   defaults?: Record<string, unknown>;
 }
 
 /** Reads, merges and validates the settings. @throws BAD_REQUEST naming the bad setting and its source */
-export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
+export function loadConfig(sources: ConfigSources): Readonly<TrawlConfig> {
   const env = sources.env ?? process.env;
+  const defaults = { ...roleDefaults(sources.role), ...sources.defaults };
   const filePath = sources.configFile ?? env['TRAWL_CONFIG'];
   const file = filePath ? readConfigFile(filePath) : {};
   const values: Record<string, unknown> = {};
@@ -105,7 +112,7 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<TrawlConfig> {
           ? [env[envName], `environment variable ${envName}`]
           : file[row.key] !== undefined && file[row.key] !== null
             ? [file[row.key], `config file ${filePath} key '${row.key}'`]
-            : [sources.defaults?.[row.key], 'default'];
+            : [defaults[row.key], 'default'];
     const parsed = (row.schema as z.ZodType).safeParse(raw);
     if (!parsed.success) {
       throw new ValidationError(

@@ -10,6 +10,6 @@ export { openQueue } from './cli/queue.ts';
 export { buildServer } from './server/app.ts';
 export type { ServerOptions } from './server/app.ts';
 export { ApiKeys } from './server/auth.ts';
-export type { TrawlConfig, ConfigSources, StorageSettings } from './config.ts';
+export type { TrawlConfig, ConfigSources, ProcessRole, StorageSettings } from './config.ts';
 export { monitorSettingsFrom } from './server/monitor-settings.ts';
 export type { MonitorConfig, MonitorServerSettings } from './server/monitor-settings.ts';

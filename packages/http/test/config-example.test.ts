@@ -30,6 +30,8 @@ describe('trawl.config.example.json', () => {
   });
 
   it('configures exactly what no file does, when used as it is', () => {
-    expect(loadConfig({ env: {}, configFile: path })).toEqual(loadConfig({ env: {} }));
+    expect(loadConfig({ role: 'cli', env: {}, configFile: path })).toEqual(
+      loadConfig({ role: 'cli', env: {} }),
+    );
   });
 });

@@ -2,8 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configRows, envNamesOf, loadConfig } from '@trawl/http';
-import { loadServeConfig } from '../src/cli/serve.js';
+import { configRows, envNamesOf, loadConfig, type ProcessRole } from '@trawl/http';
 
 /** The variable names of a README table cell: the name, then each `, alias NAME`. */
 const envNamesOfCell = (name = '', aliases = '') => [
@@ -23,18 +22,18 @@ describe('configuration', () => {
   });
 
   it('applies defaults when nothing is set', () => {
-    const config = loadConfig({ env: {} });
+    const config = loadConfig({ role: 'cli', env: {} });
     expect(config.dataDir).toMatch(/\.trawl$/);
     expect(config.engine.maxRedirects).toBe(10);
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('sizes the conversion pool from TRAWL_CONVERT_THREADS, the cores less one by default', () => {
-    expect(loadConfig({ env: {} }).engine.convertThreads).toBe(
+    expect(loadConfig({ role: 'cli', env: {} }).engine.convertThreads).toBe(
       Math.max(1, availableParallelism() - 1),
     );
-    expect(loadConfig({ env: { TRAWL_CONVERT_THREADS: '0' } }).engine.convertThreads).toBe(0);
-    expect(() => loadConfig({ env: { TRAWL_CONVERT_THREADS: '-1' } })).toThrow(
+    expect(loadConfig({ role: 'cli', env: { TRAWL_CONVERT_THREADS: '0' } }).engine.convertThreads).toBe(0);
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_CONVERT_THREADS: '-1' } })).toThrow(
       /TRAWL_CONVERT_THREADS/,
     );
   });
@@ -44,13 +43,14 @@ describe('configuration', () => {
     const file = join(directory, 'trawl.json');
     writeFileSync(file, JSON.stringify({ convertThreads: 3 }));
     const threads = (env: Record<string, string>, flags = {}, configFile?: string): number =>
-      loadServeConfig(env, flags, configFile).engine.convertThreads;
+      loadConfig({ role: 'serve', env, flags, ...(configFile ? { configFile } : {}) }).engine
+        .convertThreads;
     // trawl serve: one thread per core, where the general default leaves one core out.
     expect(threads({})).toBe(availableParallelism());
     expect(threads({ TRAWL_CONVERT_THREADS: '1' })).toBe(1);
     expect(threads({}, {}, file)).toBe(3);
     expect(threads({}, { convertThreads: 0 })).toBe(0);
-    expect(() => loadConfig({ env: {}, defaults: { convertThreads: -1 } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: {}, defaults: { convertThreads: -1 } })).toThrow(
       /convertThreads|Worker threads/,
     );
   });
@@ -63,6 +63,7 @@ describe('configuration', () => {
       JSON.stringify({ maxRedirects: 3, dataDir: '/from-file', userAgent: 'file-agent' }),
     );
     const config = loadConfig({
+      role: 'cli',
       env: { TRAWL_CONFIG: file, TRAWL_MAX_REDIRECTS: '5' },
       flags: { dataDir: '/from-flag' },
     });
@@ -72,38 +73,57 @@ describe('configuration', () => {
   });
 
   it('names the setting and its source when a value is bad', () => {
-    expect(() => loadConfig({ env: { TRAWL_MAX_BODY_BYTES: 'lots' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_MAX_BODY_BYTES: 'lots' } })).toThrow(
       /TRAWL_MAX_BODY_BYTES/,
     );
-    expect(() => loadConfig({ env: { TRAWL_PROXY_URL: 'ftp://proxy' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_PROXY_URL: 'ftp://proxy' } })).toThrow(
       /TRAWL_PROXY_URL/,
     );
-    expect(() => loadConfig({ env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'maybe' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'maybe' } })).toThrow(
       /TRAWL_ALLOW_PRIVATE_ADDRESSES/,
     );
   });
 
   it('caps crawl limits at 1,000,000 unless TRAWL_MAX_CRAWL_LIMIT says otherwise', () => {
-    expect(loadConfig({ env: {} }).engine.maxCrawlLimit).toBe(1_000_000);
-    expect(loadConfig({ env: { TRAWL_MAX_CRAWL_LIMIT: '500' } }).engine.maxCrawlLimit).toBe(500);
-    expect(() => loadConfig({ env: { TRAWL_MAX_CRAWL_LIMIT: '0' } })).toThrow(
+    expect(loadConfig({ role: 'cli', env: {} }).engine.maxCrawlLimit).toBe(1_000_000);
+    expect(loadConfig({ role: 'cli', env: { TRAWL_MAX_CRAWL_LIMIT: '500' } }).engine.maxCrawlLimit).toBe(500);
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_MAX_CRAWL_LIMIT: '0' } })).toThrow(
       /TRAWL_MAX_CRAWL_LIMIT/,
     );
   });
 
+  it('refuses private addresses by default in every role a network reaches, not in the CLI', () => {
+    const allowed = (role: ProcessRole, env: Record<string, string> = {}) =>
+      loadConfig({ role, env }).engine.allowPrivateAddresses;
+    expect(allowed('serve')).toBe(false);
+    expect(allowed('api')).toBe(false);
+    expect(allowed('worker')).toBe(false);
+    expect(allowed('cli')).toBe(true);
+    // An empty variable is no setting: the role's default stands.
+    expect(allowed('worker', { TRAWL_ALLOW_PRIVATE_ADDRESSES: '' })).toBe(false);
+    expect(allowed('serve', { TRAWL_ALLOW_PRIVATE_TARGETS: '' })).toBe(false);
+    // The explicit allow (a test's loopback site, a LAN deployment) holds in every role.
+    for (const role of ['serve', 'api', 'worker'] as const) {
+      expect(allowed(role, { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true' })).toBe(true);
+      expect(allowed(role, { TRAWL_ALLOW_PRIVATE_TARGETS: '1' })).toBe(true);
+    }
+    expect(allowed('cli', { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'false' })).toBe(false);
+  });
+
   it('reads TRAWL_ALLOW_PRIVATE_TARGETS as an alias of TRAWL_ALLOW_PRIVATE_ADDRESSES', () => {
     const allowed = (env: Record<string, string>) =>
-      loadConfig({ env, flags: {} }).engine.allowPrivateAddresses;
+      loadConfig({ role: 'cli', env, flags: {} }).engine.allowPrivateAddresses;
     expect(allowed({ TRAWL_ALLOW_PRIVATE_TARGETS: 'false' })).toBe(false);
     expect(allowed({ TRAWL_ALLOW_PRIVATE_TARGETS: '1' })).toBe(true);
     expect(
       allowed({ TRAWL_ALLOW_PRIVATE_ADDRESSES: 'false', TRAWL_ALLOW_PRIVATE_TARGETS: 'false' }),
     ).toBe(false);
-    expect(() => loadConfig({ env: { TRAWL_ALLOW_PRIVATE_TARGETS: 'maybe' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_ALLOW_PRIVATE_TARGETS: 'maybe' } })).toThrow(
       /environment variable TRAWL_ALLOW_PRIVATE_TARGETS/,
     );
     expect(() =>
       loadConfig({
+        role: 'cli',
         env: { TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true', TRAWL_ALLOW_PRIVATE_TARGETS: 'false' },
       }),
     ).toThrow(/Conflicting settings: TRAWL_ALLOW_PRIVATE_ADDRESSES.*TRAWL_ALLOW_PRIVATE_TARGETS/);
@@ -113,11 +133,11 @@ describe('configuration', () => {
     const directory = mkdtempSync(join(tmpdir(), 'trawl-config-'));
     const unknown = join(directory, 'unknown.json');
     writeFileSync(unknown, JSON.stringify({ maxRedirect: 3 }));
-    expect(() => loadConfig({ env: { TRAWL_CONFIG: unknown } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_CONFIG: unknown } })).toThrow(
       /Unknown key.*maxRedirect/,
     );
     const broken = join(directory, 'broken.json');
     writeFileSync(broken, '{ not json');
-    expect(() => loadConfig({ env: { TRAWL_CONFIG: broken } })).toThrow(/not valid JSON/);
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_CONFIG: broken } })).toThrow(/not valid JSON/);
   });
 });

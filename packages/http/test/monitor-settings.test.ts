@@ -8,6 +8,7 @@ import { loadConfig, monitorSettingsFrom } from '@trawl/http';
 describe('monitor settings', () => {
   it('reads SMTP, LLM and schedule settings from the environment', () => {
     const config = loadConfig({
+      role: 'cli',
       env: {
         TRAWL_SMTP_URL: 'smtp://user:pass@127.0.0.1:2525',
         TRAWL_SMTP_FROM: 'Monitors <m@example.com>',
@@ -32,19 +33,19 @@ describe('monitor settings', () => {
   });
 
   it('builds neither e-mail nor an LLM by default', () => {
-    const config = loadConfig({ env: {} });
+    const config = loadConfig({ role: 'cli', env: {} });
     expect(config.engine).toMatchObject({ monitorMinIntervalMinutes: 5, monitorConcurrency: 4 });
     expect(monitorSettingsFrom(config.server)).toEqual({ notifiers: [] });
   });
 
   it('refuses an SMTP URL of another scheme, a minimum under a minute, and an LLM URL without a model', () => {
-    expect(() => loadConfig({ env: { TRAWL_SMTP_URL: 'http://mail.example.com' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_SMTP_URL: 'http://mail.example.com' } })).toThrow(
       /TRAWL_SMTP_URL/,
     );
-    expect(() => loadConfig({ env: { TRAWL_MONITOR_MIN_INTERVAL_MINUTES: '0' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_MONITOR_MIN_INTERVAL_MINUTES: '0' } })).toThrow(
       /TRAWL_MONITOR_MIN_INTERVAL_MINUTES/,
     );
-    const config = loadConfig({ env: { TRAWL_LLM_BASE_URL: 'http://127.0.0.1:8080/v1' } });
+    const config = loadConfig({ role: 'cli', env: { TRAWL_LLM_BASE_URL: 'http://127.0.0.1:8080/v1' } });
     expect(() => monitorSettingsFrom(config.server)).toThrow(/TRAWL_LLM_MODEL/);
   });
 });

@@ -29,7 +29,7 @@ describe('openStore: the store the configuration chooses', () => {
   });
 
   it('is the SQLite file of the data folder by default', async () => {
-    const store = await openStore(loadConfig({ env: { TRAWL_DATA_DIR: dataDir } }));
+    const store = await openStore(loadConfig({ role: 'cli', env: { TRAWL_DATA_DIR: dataDir } }));
     await store.set('probe', 'k', { v: 1 });
     await store.close();
     expect((await stat(join(dataDir, 'trawl.db'))).isFile()).toBe(true);
@@ -41,7 +41,7 @@ describe('openStore: the store the configuration chooses', () => {
       TRAWL_STORE: 'postgres',
       TRAWL_DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
     };
-    const writer = await openStore(loadConfig({ env }));
+    const writer = await openStore(loadConfig({ role: 'cli', env }));
     await writer.set('probe', 'shared', { written: 'by one' });
     await writer.close();
     const client = new pg.Client({ connectionString: env.TRAWL_DATABASE_URL });
@@ -49,14 +49,14 @@ describe('openStore: the store the configuration chooses', () => {
     const rows = await client.query('SELECT count(*)::int AS n FROM trawl_kv');
     await client.end();
     expect(rows.rows[0].n).toBeGreaterThan(0);
-    const reader = await openStore(loadConfig({ env }));
+    const reader = await openStore(loadConfig({ role: 'cli', env }));
     expect(await reader.get('probe', 'shared')).toEqual({ written: 'by one' });
     await reader.close();
   });
 
   it('writes to Redis with TRAWL_STORE=redis', async () => {
     const store = await openStore(
-      loadConfig({ env: { TRAWL_STORE: 'redis', TRAWL_REDIS_URL: 'redis://127.0.0.1:6379' } }),
+      loadConfig({ role: 'cli', env: { TRAWL_STORE: 'redis', TRAWL_REDIS_URL: 'redis://127.0.0.1:6379' } }),
     );
     const key = randomUUID();
     await store.set('open-store-test', key, 42, { ttlMs: 60_000 });
@@ -69,6 +69,7 @@ describe('openStore: the store the configuration chooses', () => {
     const prefix = `trawl_test_${randomUUID().replaceAll('-', '')}`;
     const store = await openStore(
       loadConfig({
+        role: 'cli',
         env: {
           TRAWL_STORE: 'redis',
           TRAWL_REDIS_URL: 'redis://127.0.0.1:6379',
@@ -92,29 +93,29 @@ describe('openStore: the store the configuration chooses', () => {
   });
 
   it('refuses a bad Redis prefix and a webhook lease under a second, naming the variable', () => {
-    expect(() => loadConfig({ env: { TRAWL_REDIS_PREFIX: 'two words' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_REDIS_PREFIX: 'two words' } })).toThrow(
       /TRAWL_REDIS_PREFIX/,
     );
-    expect(() => loadConfig({ env: { TRAWL_WEBHOOK_LEASE_MS: '10' } })).toThrow(
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_WEBHOOK_LEASE_MS: '10' } })).toThrow(
       /TRAWL_WEBHOOK_LEASE_MS/,
     );
-    expect(loadConfig({ env: {} }).server.webhookLeaseMs).toBe(30_000);
-    expect(loadConfig({ env: { TRAWL_WEBHOOK_LEASE_MS: '2000' } }).server.webhookLeaseMs).toBe(
+    expect(loadConfig({ role: 'cli', env: {} }).server.webhookLeaseMs).toBe(30_000);
+    expect(loadConfig({ role: 'cli', env: { TRAWL_WEBHOOK_LEASE_MS: '2000' } }).server.webhookLeaseMs).toBe(
       2000,
     );
-    expect(loadConfig({ env: {} }).storage.redisPrefix).toBe('trawl');
+    expect(loadConfig({ role: 'cli', env: {} }).storage.redisPrefix).toBe('trawl');
   });
 
   it('refuses a shared store without its URL, naming the variable', async () => {
-    await expect(openStore(loadConfig({ env: { TRAWL_STORE: 'postgres' } }))).rejects.toThrow(
+    await expect(openStore(loadConfig({ role: 'cli', env: { TRAWL_STORE: 'postgres' } }))).rejects.toThrow(
       /TRAWL_DATABASE_URL/,
     );
-    await expect(openStore(loadConfig({ env: { TRAWL_STORE: 'redis' } }))).rejects.toThrow(
+    await expect(openStore(loadConfig({ role: 'cli', env: { TRAWL_STORE: 'redis' } }))).rejects.toThrow(
       /TRAWL_REDIS_URL/,
     );
-    expect(() => loadConfig({ env: { TRAWL_STORE: 'mysql' } })).toThrow(/TRAWL_STORE/);
+    expect(() => loadConfig({ role: 'cli', env: { TRAWL_STORE: 'mysql' } })).toThrow(/TRAWL_STORE/);
     expect(() =>
-      loadConfig({ env: { TRAWL_STORE: 'postgres', TRAWL_DATABASE_URL: 'http://x' } }),
+      loadConfig({ role: 'cli', env: { TRAWL_STORE: 'postgres', TRAWL_DATABASE_URL: 'http://x' } }),
     ).toThrow(/TRAWL_DATABASE_URL/);
   });
 });

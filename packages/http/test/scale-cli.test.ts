@@ -74,13 +74,13 @@ describe('trawl serve --role', () => {
 
 describe('openQueue: the queue the configuration chooses', () => {
   it('is the in-process queue by default', async () => {
-    const queue = openQueue(loadConfig({ env: {} }));
+    const queue = openQueue(loadConfig({ role: 'cli', env: {} }));
     expect(queue).toBeInstanceOf(InProcessQueue);
     await queue.close();
   });
 
   it('needs TRAWL_REDIS_URL for TRAWL_QUEUE=bullmq', () => {
-    expect(() => openQueue(loadConfig({ env: { TRAWL_QUEUE: 'bullmq' } }))).toThrow(
+    expect(() => openQueue(loadConfig({ role: 'cli', env: { TRAWL_QUEUE: 'bullmq' } }))).toThrow(
       /TRAWL_REDIS_URL/,
     );
   });
@@ -89,7 +89,7 @@ describe('openQueue: the queue the configuration chooses', () => {
     const prefix = `trawl_test_${randomUUID()}`;
     prefixes.push(prefix);
     const env = { TRAWL_QUEUE: 'bullmq', TRAWL_REDIS_URL: redisUrl, TRAWL_QUEUE_PREFIX: prefix };
-    const producer = openQueue(loadConfig({ env }));
+    const producer = openQueue(loadConfig({ role: 'cli', env }));
     const consumer = new BullmqQueue({ url: redisUrl, prefix });
     try {
       await consumer.consume('page', () => Promise.resolve('under the prefix'));

@@ -62,7 +62,7 @@ export const agentCommand: Command = {
         : {}),
       ...(effort ? { effort: effort as (typeof efforts)[number] } : {}),
     };
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     const llm = llmOf(config);
     const view = values.quiet ? undefined : new AgentView(io);
     const store = await openStore(config);

@@ -232,7 +232,7 @@ function guardCheck(config: TrawlConfig): Finding {
         part: 'guard',
         state: 'ok',
         detail:
-          'private addresses allowed for the CLI; a server refuses them unless TRAWL_ALLOW_PRIVATE_ADDRESSES=true',
+          'private addresses allowed for the CLI; trawl serve and trawl worker refuse them unless TRAWL_ALLOW_PRIVATE_ADDRESSES=true',
       }
     : ok('guard', 'private, loopback and link-local addresses are refused');
 }
@@ -272,7 +272,7 @@ export const doctorCommand: Command = {
   usage,
   async run(args, io) {
     const { values } = parseFlags(args, { json: { type: 'boolean' }, ...quietFlagOption });
-    const findings = await examine(loadConfig({ env: io.env }));
+    const findings = await examine(loadConfig({ role: 'cli', env: io.env }));
     if (values.json) io.stdout(findings.map((finding) => `${JSON.stringify(finding)}\n`).join(''));
     else {
       const width = Math.max(...findings.map((finding) => finding.part.length));

@@ -38,7 +38,7 @@ export const extractCommand: Command = {
     });
     const io = quietable(cliIo, values.quiet);
     if (positionals.length === 0) throw new UsageError('give at least one URL');
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     const llm = llmOf(config);
     const store = await openStore(config);
     try {

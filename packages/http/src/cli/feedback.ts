@@ -56,7 +56,7 @@ export const feedbackCommand: Command = {
     const limit =
       values.limit === undefined ? Infinity : toInteger(values.limit, '--limit', 'entries');
     if (limit < 1) throw new ValidationError(`--limit takes 1 or more (got '${values.limit}')`);
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     const store = await openStore(config);
     try {
       let count = 0;

@@ -70,7 +70,7 @@ export async function runJob(
   pageOptions: Pick<ScrapeOptions, 'proxy'> | undefined,
   start: (context: JobContext) => Job,
 ): Promise<number> {
-  const config = loadConfig({ env: io.env });
+  const config = loadConfig({ role: 'cli', env: io.env });
   if (pageOptions) checkPageSettings(pageOptions, config.engine);
   if (values.out !== undefined) prepareOutFolder(values.out);
   const store = await openStore(config);

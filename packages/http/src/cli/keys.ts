@@ -50,7 +50,7 @@ export const keysCommand: Command = {
       throw new UsageError(
         `give 'create --team <name>', 'list', 'revoke <prefix>' or 'webhook-secret --team <name>'`,
       );
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     if (action === 'webhook-secret') {
       if (!values.team) throw new UsageError(`keys webhook-secret needs --team <name>`);
       const secret = config.server.webhookSecret;

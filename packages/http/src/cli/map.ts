@@ -73,7 +73,7 @@ export const mapCommand: Command = {
         ...(values.language ? { languages: values.language } : {}),
       };
     }
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     const result = await map(url, options, {
       config: config.engine,
       ...(io.signal ? { signal: io.signal } : {}),

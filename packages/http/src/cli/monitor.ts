@@ -160,7 +160,7 @@ export const monitorCommand: Command = {
     const [action, ...rest] = positionals;
     if (!actions.includes(action ?? ''))
       throw new UsageError(`give ${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`);
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     // Refused before anything is created: a monitor whose digests cannot be sent would look
     // set up and mail nothing.
     if (action === 'create' && values.email?.length && !config.server.smtpUrl)

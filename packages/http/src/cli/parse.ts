@@ -92,7 +92,7 @@ export const parseCommand: Command = {
       ...(timeout ? { timeout } : {}),
       ...(maxPages ? { parsers: [{ type: 'pdf' as const, maxPages }] } : {}),
     };
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     const document = await parse(new Uint8Array(await readFile(path)), options, {
       config: config.engine,
     });

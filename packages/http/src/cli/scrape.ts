@@ -68,7 +68,7 @@ export const scrapeCommand: Command = {
       ],
     };
 
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'cli', env: io.env });
     checkPageSettings(options, config.engine);
     const llm = llmFormats.length > 0 ? llmOf(config) : undefined;
     const store = values.cache || values.lockdown ? await openStore(config) : undefined;

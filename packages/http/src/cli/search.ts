@@ -46,7 +46,7 @@ Examples:
 `;
 
 async function configAndStore(env: Record<string, string | undefined>) {
-  const config = loadConfig({ env });
+  const config = loadConfig({ role: 'cli', env });
   return { config, store: await openStore(config) };
 }
 

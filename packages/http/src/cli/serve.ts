@@ -1,6 +1,6 @@
 /** `trawl serve`: the /v2 server on the embedded defaults (SQLite store in the data folder). */
 import { ValidationError } from '@trawl/core';
-import { configRows, envNamesOf, loadConfig, type TrawlConfig } from '../config.ts';
+import { loadConfig } from '../config.ts';
 import { buildServer } from '../server/app.ts';
 import { ApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
@@ -10,7 +10,6 @@ import { toInteger } from './page-flags.ts';
 import { openQueue } from './queue.ts';
 import { serverOptionsFrom } from './server-options.ts';
 import { openCounters, openStore } from './store.ts';
-import { servedConvertThreads } from './warm-threads.ts';
 
 const usage = `Usage: trawl serve [options]
 
@@ -34,33 +33,6 @@ Examples:
   trawl serve --role api   # with TRAWL_QUEUE=bullmq and trawl worker beside it
 `;
 
-/** What serving changes in the defaults: a conversion thread per core (warm-threads.ts). */
-function servedDefaults(): Record<string, unknown> {
-  return { convertThreads: servedConvertThreads() };
-}
-
-/**
- * The settings `trawl serve` runs with: the sources as for every command, plus what serving
- * changes — private targets refused unless a variable allows them, and the served defaults.
- */
-export function loadServeConfig(
-  env: Record<string, string | undefined>,
-  flags: Record<string, unknown>,
-  configFile?: string,
-): Readonly<TrawlConfig> {
-  const served = { ...flags };
-  // Served, Trawl fetches what strangers ask for: private targets are refused unless allowed.
-  const allowPrivate = configRows.find((row) => row.key === 'allowPrivateAddresses');
-  if (allowPrivate && envNamesOf(allowPrivate).every((name) => env[name] === undefined))
-    served['allowPrivateAddresses'] = false;
-  return loadConfig({
-    env,
-    flags: served,
-    defaults: servedDefaults(),
-    ...(configFile === undefined ? {} : { configFile }),
-  });
-}
-
 /** The serve command. */
 export const serveCommand: Command = {
   usage,
@@ -76,10 +48,10 @@ export const serveCommand: Command = {
     const flags: Record<string, unknown> = {};
     if (values.port !== undefined) flags['port'] = toInteger(values.port, '--port', 'port');
     if (values.host !== undefined) flags['host'] = values.host;
-    const config = loadServeConfig(io.env, flags);
     const role = values.role ?? 'all';
     if (role !== 'all' && role !== 'api')
       throw new UsageError(`--role is 'api' or absent (got '${role}')`);
+    const config = loadConfig({ role: role === 'api' ? 'api' : 'serve', env: io.env, flags });
     if (role === 'api' && config.storage.queue === 'in-process')
       throw new ValidationError(
         '--role api needs TRAWL_QUEUE=bullmq (and TRAWL_REDIS_URL): with the in-process queue nothing else would run the jobs it accepts',

@@ -22,7 +22,8 @@ const usage = `Usage: trawl worker [options]
 Runs crawls, batch scrapes and monitor checks queued by 'trawl serve --role api' (or any
 'trawl serve') until Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
 TRAWL_REDIS_URL, and TRAWL_STORE=postgres (or redis). A job whose worker dies is taken over by
-another once its lease (TRAWL_QUEUE_LEASE_MS) expires.
+another once its lease (TRAWL_QUEUE_LEASE_MS) expires. As with 'trawl serve', fetching private and
+loopback addresses is refused unless TRAWL_ALLOW_PRIVATE_ADDRESSES=true.
 
 Options:
   --concurrency <n>   pages this worker scrapes at once (default $TRAWL_CRAWL_CONCURRENCY or 10)
@@ -39,7 +40,7 @@ export const workerCommand: Command = {
     const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
     if (positionals.length > 0)
       throw new UsageError(`worker takes no arguments (got '${positionals.join(' ')}')`);
-    const config = loadConfig({ env: io.env });
+    const config = loadConfig({ role: 'worker', env: io.env });
     const concurrency =
       values.concurrency === undefined
         ? config.engine.crawlConcurrency
