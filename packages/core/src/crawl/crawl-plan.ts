@@ -279,7 +279,7 @@ export class CrawlPlan implements JobPlan {
       await job.recordIssue(
         `sitemap:${failure.url}`,
         failure.url,
-        'UNSUPPORTED_FILE_TYPE',
+        failure.code,
         `${sitemapIssuePrefix}${failure.error}`,
       );
     }

@@ -9,7 +9,12 @@
 import { Parser } from 'htmlparser2';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { ContentTooLargeError, UnsupportedTypeError } from '../errors.ts';
+import {
+  ContentTooLargeError,
+  TrawlError,
+  UnsupportedTypeError,
+  type ErrorCode,
+} from '../errors.ts';
 import { crawlFetchRequest, type CrawlFetchDeps } from './robots.ts';
 
 /** What `loadSitemaps` needs besides the transport. */
@@ -31,8 +36,12 @@ export interface SitemapResult {
   urls: string[];
   /** Sitemap files read successfully (indexes included), in fetch order. */
   sitemaps: string[];
-  /** Sitemaps that were listed or linked but could not be read, with the reason. */
-  errors: { url: string; error: string }[];
+  /**
+   * Sitemaps that were listed or linked but could not be read, with the reason and its code: the
+   * fetch's own (`URL_BLOCKED` for a refused address, `SCRAPE_TIMEOUT` …), or
+   * `UNSUPPORTED_FILE_TYPE` for an answer that is no sitemap.
+   */
+  errors: { url: string; error: string; code: ErrorCode }[];
 }
 
 /** The default of `maxSitemaps` (spec (b) step 6: "at most 20 sitemaps per crawl"). */
@@ -197,13 +206,21 @@ export async function loadSitemaps(startUrl: URL, deps: SitemapDeps): Promise<Si
       outcome = await fetchSitemap(next.url, deps);
     } catch (error) {
       if (deps.signal?.aborted) throw error;
-      result.errors.push({ url: next.url.href, error: (error as Error).message });
+      result.errors.push({
+        url: next.url.href,
+        error: (error as Error).message,
+        code: error instanceof TrawlError ? error.code : 'UNSUPPORTED_FILE_TYPE',
+      });
       continue;
     }
     if (!('parsed' in outcome)) {
       // A guessed location that is not there is the normal case, not an error.
       if (!next.isGuess || outcome.status !== 404) {
-        result.errors.push({ url: next.url.href, error: `HTTP ${outcome.status}` });
+        result.errors.push({
+          url: next.url.href,
+          error: `HTTP ${outcome.status}`,
+          code: 'UNSUPPORTED_FILE_TYPE',
+        });
       }
       continue;
     }

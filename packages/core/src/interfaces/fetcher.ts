@@ -1,5 +1,6 @@
 import type { ActionResults, BrowserAction, CapturedFile } from '../browser/actions.ts';
 import type { ProfileState } from '../browser/profiles.ts';
+import type { AddressGuardOptions } from '../internal/address-guard.ts';
 
 /**
  * A way of getting a page's bytes: plain HTTP, or a real browser that runs the page's scripts. `scrape()` picks a
@@ -12,6 +13,11 @@ export interface Fetcher {
   fetch(request: FetchRequest): Promise<FetchResponse>;
   /** Releases sockets or browsers. Idempotent. */
   close?(): Promise<void>;
+  /**
+   * How this fetcher's private-address guard is adjusted (resolver, exempt addresses), so that
+   * a page the engine answers from its cache instead is judged by the same guard.
+   */
+  readonly addressGuard?: AddressGuardOptions;
 }
 
 /** Everything a fetcher needs to know about one request. */

@@ -8,7 +8,13 @@
  * lockdown or `minAge` hit or by `cacheState`, which URLs the other teams had scraped.
  */
 import { createHash } from 'node:crypto';
+import { BlockedUrlError } from '../errors.ts';
 import type { Store } from '../interfaces/store.ts';
+import {
+  assertPublicUrl,
+  resolvePublic,
+  type AddressGuardOptions,
+} from '../internal/address-guard.ts';
 import type { ResolvedScrapeOptions } from './options.ts';
 
 const namespace = 'page-cache';
@@ -34,6 +40,12 @@ export interface CachedPage {
   partial?: boolean;
   /** The team it was fetched for (entries written before caches were per team have none). */
   team?: string;
+  /**
+   * Fetched with private addresses refused, so every hop's address was checked then. Pages the
+   * CLI fetched (which may reach private addresses) lack it, and a guarded reader checks their
+   * hosts' addresses again before answering with them.
+   */
+  guarded?: boolean;
 }
 
 /**
@@ -74,6 +86,53 @@ export function pageCacheKey(
     options.location?.languages ?? null,
   ]);
   return createHash('sha256').update(variant).digest('base64url');
+}
+
+/**
+ * Whether the private-address guard lets `page`, cached for `target`, be answered: the same
+ * question a fetch asks, so a page the cache holds from a process that may fetch private
+ * addresses (the CLI sharing the data folder) is refused exactly as a fetch of it would be.
+ * The request's and the final URL's hosts are checked as written (no lookup: a page a guarded
+ * fetch stored had its addresses checked then); a page stored unguarded has its host names
+ * resolved too. Resolves to false when a name does not resolve now: its address is unknown, so
+ * the page is not answered from the cache.
+ *
+ * @throws URL_BLOCKED
+ */
+export async function cachedPageAllowed(
+  target: URL,
+  page: CachedPage,
+  guard: AddressGuardOptions,
+): Promise<boolean> {
+  const finalUrl = URL.parse(page.url) ?? target;
+  assertPublicUrl(target, guard);
+  assertPublicUrl(finalUrl, guard);
+  if (page.guarded) return true;
+  for (const url of new Set([target, finalUrl])) {
+    try {
+      await resolvePublic(url.hostname, guard);
+    } catch (error) {
+      if (error instanceof BlockedUrlError) throw error;
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * {@link cachedPageAllowed} where no fetch can follow (lockdown, minAge): a page whose host
+ * cannot be checked now is refused too. @throws URL_BLOCKED
+ */
+export async function assertCachedPageAllowed(
+  target: URL,
+  page: CachedPage,
+  guard: AddressGuardOptions,
+): Promise<void> {
+  if (!(await cachedPageAllowed(target, page, guard))) {
+    throw new BlockedUrlError(
+      `${target.href} could not be checked against the private-address rule (its host name does not resolve now), so its cached copy is not served`,
+    );
+  }
 }
 
 /** Page cache operations over a Store. */

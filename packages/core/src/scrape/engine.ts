@@ -21,7 +21,14 @@ import type { CapturedFile } from '../browser/actions.ts';
 import { BrowserProfiles } from '../browser/profiles.ts';
 import type { Fetcher, FetchResponse, RenderedPage, RenderRequest } from '../interfaces/fetcher.ts';
 import { convertByType, toCachedPage } from './body.ts';
-import { fetchedWithCredentials, PageCache, pageCacheKey, type CachedPage } from './cache.ts';
+import {
+  assertCachedPageAllowed,
+  cachedPageAllowed,
+  fetchedWithCredentials,
+  PageCache,
+  pageCacheKey,
+  type CachedPage,
+} from './cache.ts';
 import { prepareConversion } from './convert.ts';
 import { enrichDocument, recallFormats } from './enrich.ts';
 import { defaultFetchers } from './fetchers.ts';
@@ -99,8 +106,11 @@ export async function runScrapeDetailed(
   // each page slower (issue 17). Its failure still fails the scrape, as before conversion did.
   let cacheWrite: Promise<void> | undefined;
 
+  // The guard a fetch would ask, asked of a cached page too (cache.ts).
+  const guard = config.allowPrivateAddresses ? undefined : (fetcher.addressGuard ?? {});
   if (options.lockdown || options.minAge !== undefined) {
     page = await readCacheOnly(request, cache, cacheKey);
+    if (guard) await assertCachedPageAllowed(request.target, page, guard);
     cacheState = 'hit';
   } else {
     // Captures (screenshots, action results) and profile pages are never served from the cache.
@@ -110,7 +120,11 @@ export async function runScrapeDetailed(
     );
     if (cache && options.maxAge > 0 && browserNeeds.length === 0 && !needsLivePage) {
       const cached = await cache.get(cacheKey);
-      if (cached && Date.now() - cached.fetchedAt < options.maxAge) {
+      if (
+        cached &&
+        Date.now() - cached.fetchedAt < options.maxAge &&
+        (!guard || (await cachedPageAllowed(request.target, cached, guard)))
+      ) {
         page = cached;
         cacheState = 'hit';
       } else {
@@ -153,7 +167,10 @@ export async function runScrapeDetailed(
         page.status < 300 &&
         page.text.length <= maxCachedChars;
       if (cache && mayStore) {
-        cacheWrite = cache.put(cacheKey, { ...page, team });
+        cacheWrite = cache.put(
+          cacheKey,
+          guard ? { ...page, team, guarded: true } : { ...page, team },
+        );
         // Awaited below; until then a rejection must not count as unhandled.
         cacheWrite.catch(() => undefined);
       }

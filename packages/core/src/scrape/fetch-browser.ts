@@ -71,6 +71,10 @@ export class BrowserFetcher implements Fetcher {
   readonly #adblockLists: readonly string[] | undefined;
   readonly #guard: AddressGuardOptions;
 
+  get addressGuard(): AddressGuardOptions {
+    return this.#guard;
+  }
+
   constructor(pool: BrowserPool, options: BrowserFetcherOptions = {}) {
     this.pool = pool;
     this.#adblockLists = options.adblockLists;

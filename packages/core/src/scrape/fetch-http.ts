@@ -52,6 +52,10 @@ export class HttpFetcher implements Fetcher {
   readonly #hostAddresses: ReadonlyMap<string, string>;
   readonly #guard: AddressGuardOptions;
 
+  get addressGuard(): AddressGuardOptions {
+    return this.#guard;
+  }
+
   constructor(options: HttpFetcherOptions = {}) {
     const entries = Object.entries(options.hostAddresses ?? {});
     for (const [host, address] of entries) {

@@ -62,8 +62,12 @@ describe('loadSitemaps', () => {
     ]);
     expect(result.urls).toEqual([...sitemapAUrls, ...sitemapBUrls]);
     expect(result.errors).toEqual([
-      { url: at('/sitemap-broken.xml'), error: expect.stringMatching(/^Not a sitemap/) as string },
-      { url: at('/sitemap-missing.xml'), error: 'HTTP 404' },
+      {
+        url: at('/sitemap-broken.xml'),
+        error: expect.stringMatching(/^Not a sitemap/) as string,
+        code: 'UNSUPPORTED_FILE_TYPE',
+      },
+      { url: at('/sitemap-missing.xml'), error: 'HTTP 404', code: 'UNSUPPORTED_FILE_TYPE' },
     ]);
   });
 
