@@ -157,8 +157,8 @@ async function fetchSitemap(
       // simply too big, either way more than the engine reads for any one body.
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
         throw new ContentTooLargeError(
-          `The unpacked sitemap is larger than maxBodyBytes (${deps.config.maxBodyBytes} bytes)`,
-          { cause: error },
+          `The unpacked sitemap is larger than the ${deps.config.maxBodyBytes.toLocaleString('en-US')} bytes limit. Raise maxBodyBytes in the engine config to read it`,
+          { cause: error, details: { setting: 'maxBodyBytes', limitBytes: deps.config.maxBodyBytes } },
         );
       }
       throw new UnsupportedTypeError(`Could not gunzip the sitemap: ${(error as Error).message}`, {

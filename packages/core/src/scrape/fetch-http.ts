@@ -209,16 +209,21 @@ async function readBody(
 ): Promise<Uint8Array> {
   const declared = Number(response.headers['content-length']);
   if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
-    response.body.destroy();
-    throw tooLarge(url, maxBytes);
+    discard(response.body);
+    throw tooLarge(url, maxBytes, `is ${bytes(declared)}`, declared);
   }
   const chunks: Buffer[] = [];
   let total = 0;
   try {
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       if (total + chunk.length > maxBytes) {
-        response.body.destroy();
-        if (!truncate) throw tooLarge(url, maxBytes);
+        discard(response.body);
+        if (!truncate)
+          throw tooLarge(
+            url,
+            maxBytes,
+            `sent more than that (reading stopped at ${bytes(total + chunk.length)})`,
+          );
         chunks.push(chunk.subarray(0, maxBytes - total));
         total = maxBytes;
         break;
@@ -257,7 +262,8 @@ async function decompress(
   try {
     return await inflate(body, { maxOutputLength: maxBytes });
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(url, maxBytes);
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw tooLarge(url, maxBytes, `decodes (${coding}) to more than that`);
     throw new FetchError(`${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`, {
       cause: error,
       retryable: false,
@@ -302,9 +308,33 @@ async function decompressHead(
   return Buffer.concat(chunks, total);
 }
 
-function tooLarge(url: URL, maxBytes: number): ContentTooLargeError {
+/**
+ * Stops reading a body that will not be used. Destroying an undici body that has not ended
+ * makes it emit 'error' (RequestAbortedError); with no listener that error would end the
+ * process, so it is expected here and dropped.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+const bytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;
+
+/**
+ * A body past the limit: the message names the real size (or how far reading got) and the
+ * limit, and `details.setting` the option that sets it, which the CLI and the server name their
+ * variable for.
+ */
+function tooLarge(url: URL, maxBytes: number, what: string, size?: number): ContentTooLargeError {
   return new ContentTooLargeError(
-    `${url.href} is larger than the ${Math.round(maxBytes / 1024 / 1024)} MiB limit: raise maxBodyBytes in the engine config to read it`,
+    `The body of ${url.href} is larger than the ${bytes(maxBytes)} limit: it ${what}. Raise maxBodyBytes in the engine config to read it`,
+    {
+      details: {
+        setting: 'maxBodyBytes',
+        limitBytes: maxBytes,
+        ...(size === undefined ? {} : { sizeBytes: size }),
+      },
+    },
   );
 }
 
