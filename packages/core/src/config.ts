@@ -216,4 +216,10 @@ export interface EngineContext {
   llm?: LlmProvider;
   /** Told the tokens of every LLM call the work makes (the server charges them to the job). */
   onLlmUsage?: (usage: LlmUsage) => void;
+  /**
+   * Refuses a page by the URL it ends at after redirects, before anything reads its content
+   * (the agent's `strictConstrainToURLs`): why, or undefined to read it. A refused page fails
+   * with CRAWL_URL_DENIED.
+   */
+  refusePage?: (finalUrl: string) => string | undefined;
 }

@@ -177,6 +177,10 @@ export async function runScrapeDetailed(
     }
   }
 
+  // Where the page ended up may be outside what the caller may read: refused before conversion.
+  const refusal = context.refusePage?.(page.url);
+  if (refusal !== undefined) throw new TrawlError('CRAWL_URL_DENIED', refusal);
+
   // A password in the URL opened this fetch; it is neither echoed nor kept with the document.
   const metadata: DocumentMetadata = {
     sourceURL: withoutUserinfo(request.sourceUrl),

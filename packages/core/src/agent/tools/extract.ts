@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { extract } from '../../extract/index.ts';
 import { toTrawlError } from '../../errors.ts';
 import { compileSchema } from '../../llm/schema.ts';
-import { jsonPageTokens } from './scrape.ts';
+import { jsonPageTokens, pageScope } from './scrape.ts';
 import { creditsRefusal, failed, refused, type AgentTool } from './types.ts';
 
 const args = z.strictObject({
@@ -54,6 +54,8 @@ export const extractTool: AgentTool<typeof args> = {
           config: { ...env.engine.config, llmMaxChunksPerPage: 1 },
           llm: env.llm,
           onLlmUsage: env.onToolUsage,
+          // A listed page may redirect out of the run's URLs: the extractor must not read it.
+          ...pageScope(env),
         },
       );
     } catch (error) {

@@ -24,6 +24,15 @@ const parameters = z.toJSONSchema(args, { io: 'input' });
 /** Tokens one page read as JSON may take: one call and its retry, each a full context. */
 export const jsonPageTokens = (env: ToolEnv) => 2 * env.engine.config.llmContextTokens;
 
+/** The engine's check of a page's final URL against a constrained run's URLs. */
+export function pageScope(env: ToolEnv): { refusePage?: (finalUrl: string) => string | undefined } {
+  if (!env.scope.isConstrained) return {};
+  return {
+    refusePage: (finalUrl) =>
+      env.scope.allows(finalUrl) ? undefined : env.scope.refusal(finalUrl),
+  };
+}
+
 export const scrapeTool: AgentTool<typeof args> = {
   name: 'scrape',
   description:
@@ -61,6 +70,9 @@ export const scrapeTool: AgentTool<typeof args> = {
           // One chunk per page: the page's cost stays within what was checked above.
           config: { ...env.engine.config, llmMaxChunksPerPage: 1 },
           ...(asJson ? { llm: env.llm, onLlmUsage: env.onToolUsage } : {}),
+          // A redirect out of the run's URLs is refused before the page is read (or sent to
+          // the model as JSON).
+          ...pageScope(env),
         },
       );
     } catch (error) {
