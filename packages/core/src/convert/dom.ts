@@ -4,7 +4,7 @@
  * selectors and main-content scoring never build a second tree; only the part that survives is
  * converted to hast for unified (see markdown.ts).
  */
-import { parseDocument } from 'htmlparser2';
+import { parseDocument, Tokenizer } from 'htmlparser2';
 import {
   Element as DomElement,
   isDocument,
@@ -23,12 +23,37 @@ export { isTag, isText };
 
 export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** The members of htmlparser2's tokenizer that the subclass below reaches (private in its types). */
+interface TokenizerInternals {
+  stateBeforeDeclaration(c: number): void;
+  cbs: { isInForeignContext?: () => boolean };
+}
+
+const openingBracket = 0x5b;
+const anyLetterButD = 0x78;
+
+/**
+ * htmlparser2 reads `<![CDATA[` in HTML content as a CDATA section that runs to `]]>`: a stray one
+ * (XenForo themes print one after `<body>`) swallowed the whole page. The HTML parsing algorithm
+ * makes it a bogus comment that ends at the next `>` outside SVG and MathML, as browsers show it.
+ */
+class HtmlTokenizer extends Tokenizer {}
+const tokenizerProto = Tokenizer.prototype as unknown as TokenizerInternals;
+(HtmlTokenizer.prototype as unknown as TokenizerInternals).stateBeforeDeclaration = function (
+  this: TokenizerInternals,
+  c: number,
+): void {
+  const bogus = c === openingBracket && !this.cbs.isInForeignContext?.();
+  tokenizerProto.stateBeforeDeclaration.call(this, bogus ? anyLetterButD : c);
+};
+
 /** Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded). */
 export function parseHtml(html: string): Document {
   const document = parseDocument(html, {
     decodeEntities: true,
     lowerCaseTags: true,
     lowerCaseAttributeNames: true,
+    Tokenizer: HtmlTokenizer,
   });
   closeHeadWithoutBody(document);
   return document;
@@ -80,6 +105,19 @@ function closeHeadWithoutBody(document: Document): void {
 /** Removes a node from its parent. */
 export function detach(node: AnyNode): void {
   removeElement(node);
+}
+
+/**
+ * The page's body: the one the document's `<html>` holds. A stray `<html>…<body>` fragment pasted
+ * into `<head>` (a site's embed code) comes first in document order, yet browsers merge it into
+ * the real one; taking it would show a page of scripts.
+ */
+export function findBody(document: ParentNode): Element | undefined {
+  for (const child of document.children) {
+    if (!isTag(child) || child.name !== 'html') continue;
+    for (const part of child.children) if (isTag(part) && part.name === 'body') return part;
+  }
+  return findFirst(document, 'body');
 }
 
 /** The first element with this tag name, in document order. */

@@ -7,7 +7,7 @@ import render from 'dom-serializer';
 import { isDocument } from 'domhandler';
 import { cleanTree, keepIncluded, resolveUrl } from './clean.ts';
 import {
-  findFirst,
+  findBody,
   hasText,
   parseHtml,
   walkElements,
@@ -100,7 +100,7 @@ export class HtmlPage {
   #contentRoot(): ParentNode {
     if (this.#content) return this.#content;
     const options = this.#options;
-    let root: ParentNode = findFirst(this.#dom, 'body') ?? this.#dom;
+    let root: ParentNode = findBody(this.#dom) ?? this.#dom;
     cleanTree(root, { ...options, baseUrl: this.#baseUrl });
     // A page that hides all of its text until a script shows it (an article in a
     // `display: none` block) shows that text to every reader with a browser.
@@ -124,7 +124,7 @@ export class HtmlPage {
   /** The page parsed and cleaned again, untouched by main-content extraction. */
   #freshCleanBody(): ParentNode {
     const dom = parseHtml(this.rawHtml);
-    const body: ParentNode = findFirst(dom, 'body') ?? dom;
+    const body: ParentNode = findBody(dom) ?? dom;
     cleanTree(body, { ...this.#options, baseUrl: this.#baseUrl, keepHidden: this.#keepHidden });
     return body;
   }

@@ -21,6 +21,7 @@ import { chooseRoot } from './root.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength, updateStatsAfterRemovals, type TextLengths } from './stats.ts';
 import { findLead } from './lead.ts';
+import { summaryFromHead } from './head-summary.ts';
 import { siteOf } from './labelled-lists.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { contains, withLeading } from './tree.ts';
@@ -39,6 +40,7 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
   const pageStats = stats.get(body as Element);
   const pageText = pageStats?.text ?? 0;
   const pageProse = pageStats ? pageStats.text - pageStats.linkText : 0;
+  if (pageText === 0) return summaryFromHead(body) ?? body;
 
   // The scored candidate is found before any removal, so that no furniture rule can take the
   // page's best prose away (it is protected below).

@@ -8,6 +8,7 @@ import { detach, isTag, walkElements, type Element, type ParentNode } from '../d
 import { findGoodProse, findGoodProseHolder } from './good-prose.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { findScoredCandidate } from './scored.ts';
+import { summaryFromHead } from './head-summary.ts';
 import { computeStats, type TextLengths, type TextStats } from './stats.ts';
 
 /** What the page offered before extraction. */
@@ -53,6 +54,7 @@ export function fallbackContent(body: ParentNode): ParentNode {
   const stats = computeStats(body);
   const own = stats.get(body as Element);
   const pageProse = own ? own.text - own.linkText : 0;
+  if (!own || own.text === 0) return summaryFromHead(body) ?? body;
   const scored = findScoredCandidate(body, stats);
   // The paragraph classifier's second opinion: the scored candidate must hold the page's good
   // prose, else the block that does is the content (song lyrics in short lines score little,
