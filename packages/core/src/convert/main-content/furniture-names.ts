@@ -73,6 +73,12 @@ const strongWords = [
   'poster-info',
   'user-info',
   'userinfo',
+  // A forum poster's badge, title and counters (XenForo's `message-userExtras`: joined, messages,
+  // reaction score) beside each post: the name and date stay, the profile goes.
+  'user-extras',
+  'user-title',
+  'user-banner',
+  'user-stats',
   'author-box',
   'about-author',
   'pagination',
