@@ -179,7 +179,9 @@ function shouldDrop(element: Element, options: CleanOptions): boolean {
     !options.keepHidden &&
     style &&
     /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style) &&
-    !isCollapsedPanel(element)
+    !isCollapsedPanel(element) &&
+    !isMainLandmark(element.parent) &&
+    !holdsMainLandmark(element)
   ) {
     return true;
   }
@@ -273,6 +275,21 @@ function textOutsideNoscript(element: Element): string {
 // (a product's specifications and reviews), unlike hidden menus and modals.
 const panelClass =
   /(?:^|[\s_-])(?:tab-?pane|tab-?panel|tabs-panel|wc-tab|accordion|collapse|panel-body)(?:$|[\s_-])/i;
+
+/**
+ * A hidden block around the page's `<main>`, or standing straight in it, is hidden until a
+ * script shows it (a store's content-lock, a page loader): every reader with a browser sees it,
+ * so it is content.
+ */
+function holdsMainLandmark(element: Element): boolean {
+  if (isMainLandmark(element)) return true;
+  for (const child of element.children) if (isTag(child) && holdsMainLandmark(child)) return true;
+  return false;
+}
+
+function isMainLandmark(node: ParentNode | null): boolean {
+  return node !== null && isTag(node) && (node.name === 'main' || node.attribs['role'] === 'main');
+}
 
 function isCollapsedPanel(element: Element): boolean {
   return element.attribs['role'] === 'tabpanel' || panelClass.test(element.attribs['class'] ?? '');
