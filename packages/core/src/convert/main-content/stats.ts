@@ -55,7 +55,7 @@ function statsOf(
   lengths: TextLengths,
 ): TextStats {
   for (const child of node.children) {
-    if (isTag(child)) statsOf(child, inLink || child.name === 'a', stats, lengths);
+    if (isTag(child)) statsOf(child, inLink || isPlainLink(child), stats, lengths);
   }
   const total = sumOfChildren(node, inLink, stats, lengths);
   if (isTag(node)) stats.set(node, total);
@@ -113,9 +113,30 @@ function isInLink(node: ParentNode, root: ParentNode): boolean {
     current && current !== root;
     current = current.parent
   ) {
-    if (isTag(current) && current.name === 'a') return true;
+    if (isTag(current) && isPlainLink(current)) return true;
   }
   return false;
+}
+
+// What a card link wraps besides its title: a summary paragraph.
+const cardTextTags = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * A link whose text is link text. A card, an `<a>` wrapping a title and a summary paragraph (a
+ * listing's items, a news index's stories), is a whole item made clickable: its text is read,
+ * not clicked, and a listing made of such cards has prose like any page.
+ */
+function isPlainLink(element: Element): boolean {
+  if (element.name !== 'a') return false;
+  let blocks = 0;
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    if (cardTextTags.has(child.name)) blocks++;
+    else if (child.name === 'div' || child.name === 'span')
+      for (const inner of child.children) if (isTag(inner) && cardTextTags.has(inner.name)) blocks++;
+    if (blocks >= 2) return false;
+  }
+  return true;
 }
 
 /** The statistics of one node from its text and its child elements' entries in `stats`. */
