@@ -124,12 +124,24 @@ function judgeBoilerplate(
     (elementStats.text >= pageText * protectedShare &&
       elementStats.linkText < elementStats.text * 0.5 &&
       element.name !== 'nav' &&
-      !isOverlay(element));
+      !isOverlay(element) &&
+      !consentName.test(furnitureNames(element)));
   if (isProtected) {
     // A <header> that holds the article's title keeps the title but loses its nav/widgets.
     return 'descend';
   }
   return 'remove';
+}
+
+// A consent manager's container (`onetrust-consent-sdk`, `cookie-banner`), named so whether or not
+// it is marked up as a dialog.
+// A bare "cookie" is not enough: a baking site names its recipes so.
+const consentName =
+  /(?:^|[\s_-])(?:consent|gdpr|cookie-?(?:banner|notice|bar|law|popup|modal|settings))(?:$|[\s_-]|\d)/;
+
+/** A dialog, or a consent manager's block: about the page, never its content. */
+export function isOverlayOrConsent(element: Element): boolean {
+  return isOverlay(element) || consentName.test(furnitureNames(element));
 }
 
 const actionClass = /(?:^|[\s_-])(?:btn|button|action|cta)(?:$|[\s_-])/;

@@ -5,6 +5,7 @@
  * before any removal: its prose (text outside links).
  */
 import { detach, isTag, walkElements, type Element, type ParentNode } from '../dom.ts';
+import { isOverlayOrConsent } from './furniture.ts';
 import { findGoodProse, findGoodProseHolder } from './good-prose.ts';
 import { trimTrailingBoilerplate } from './paragraphs.ts';
 import { findScoredCandidate } from './scored.ts';
@@ -77,6 +78,11 @@ export function fallbackContent(body: ParentNode): ParentNode {
   const doomed: Element[] = [];
   walkElements(body, (element) => {
     const role = element.attribs['role'];
+    // A dialog or a consent manager goes whatever share of the page it holds.
+    if (isOverlayOrConsent(element)) {
+      doomed.push(element);
+      return false;
+    }
     const isFurniture =
       furnitureTags.has(element.name) || (role !== undefined && furnitureRoles.has(role));
     // Keep a furniture block that holds most of the page's prose: it is the content. Blocks of
