@@ -4,7 +4,7 @@
  */
 import { isTag, type Element, type ParentNode } from '../dom.ts';
 import { furnitureNames } from './furniture-names.ts';
-import type { TextStats } from './stats.ts';
+import { isCardLink, type TextStats } from './stats.ts';
 import { isLabelledOffSiteList } from './labelled-lists.ts';
 import { contains, countHeadings, removeWhere, type Verdict } from './tree.ts';
 
@@ -38,10 +38,12 @@ const teaserName = /(?:^|[\s_-])teaser(?:$|[\s_-]|\d)/;
  * three or more in a row and are kept above as items of a collection.
  */
 function isTeaser(element: Element, stats: TextStats, rootText: number): boolean {
-  // A teaser is often one big link: the <a> is the card.
+  // A teaser is often one big link: the <a> is the card, whose text counts as read, not clicked
+  // (stats.ts), yet here it points away from the story like any link.
   const links = stats.links + (element.name === 'a' ? 1 : 0);
-  if (links === 0 || stats.linkText < stats.text * 0.3 || stats.text >= rootText * 0.2)
-    return false;
+  const card = isCardLink(element) || element.children.some((c) => isTag(c) && isCardLink(c));
+  if (links === 0 || stats.text >= rootText * 0.2) return false;
+  if (!card && stats.linkText < stats.text * 0.3) return false;
   return teaserName.test(furnitureNames(element));
 }
 

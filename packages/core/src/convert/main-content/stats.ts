@@ -128,15 +128,34 @@ const cardTextTags = new Set(['p', 'h2', 'h3', 'h4', 'h5', 'h6']);
  */
 function isPlainLink(element: Element): boolean {
   if (element.name !== 'a') return false;
+  return !isCardLink(element);
+}
+
+// Decided once per element, on the page as written: removals inside a card later (its summary
+// taken as furniture) do not turn its remaining text into link text between two passes.
+const cardLinks = new WeakMap<Element, boolean>();
+
+/** An `<a>` wrapping a title and a summary: a listing's or a teaser's whole item. */
+export function isCardLink(element: Element): boolean {
+  if (element.name !== 'a') return false;
+  let card = cardLinks.get(element);
+  if (card === undefined) {
+    card = wrapsTitleAndSummary(element);
+    cardLinks.set(element, card);
+  }
+  return card;
+}
+
+function wrapsTitleAndSummary(element: Element): boolean {
   let blocks = 0;
   for (const child of element.children) {
     if (!isTag(child)) continue;
     if (cardTextTags.has(child.name)) blocks++;
     else if (child.name === 'div' || child.name === 'span')
       for (const inner of child.children) if (isTag(inner) && cardTextTags.has(inner.name)) blocks++;
-    if (blocks >= 2) return false;
+    if (blocks >= 2) return true;
   }
-  return true;
+  return false;
 }
 
 /** The statistics of one node from its text and its child elements' entries in `stats`. */
