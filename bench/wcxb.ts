@@ -86,7 +86,16 @@ function score(extract: Extract, page: WcxbPage, html: string): PageScore {
   const used = process.cpuUsage(start);
   const [p, r, f] = wordScores(visibleText(markdown), page.mainContent);
   const empty = markdown.trim() === '';
-  return { id: page.id, type: page.type, p, r, f, ms: (used.user + used.system) / 1000, empty, markdown };
+  return {
+    id: page.id,
+    type: page.type,
+    p,
+    r,
+    f,
+    ms: (used.user + used.system) / 1000,
+    empty,
+    markdown,
+  };
 }
 
 const mean = (values: readonly number[]): number =>
@@ -98,7 +107,12 @@ function report(system: string, part: string, scores: readonly PageScore[]): voi
     `${mean(rows.map((r) => r.r)).toFixed(3)} | **${mean(rows.map((r) => r.f)).toFixed(3)}** | ` +
     `${rows.filter((r) => r.empty).length} |`;
   for (const type of [...new Set(scores.map((s) => s.type))].sort())
-    console.log(line(type, scores.filter((s) => s.type === type)));
+    console.log(
+      line(
+        type,
+        scores.filter((s) => s.type === type),
+      ),
+    );
   console.log(line('all', scores));
 }
 
@@ -125,8 +139,7 @@ async function main(argv: string[]): Promise<number> {
   const trawlExtract: Extract = (html, url) =>
     trawl.htmlToDocument(html, { url, onlyMainContent: true, formats: ['markdown'] }).markdown ??
     '';
-  const parts: WcxbPart[] =
-    values.part === 'all' ? ['dev', 'heldout'] : [values.part as WcxbPart];
+  const parts: WcxbPart[] = values.part === 'all' ? ['dev', 'heldout'] : [values.part as WcxbPart];
   if (values.show) {
     // Held-out pages are judged in aggregate only: reading them one by one would tune on them.
     const page = loadWcxbCorpus('dev').find((p) => p.id === values.show);
@@ -136,7 +149,9 @@ async function main(argv: string[]): Promise<number> {
     }
     const s = score(trawlExtract, page, readWcxbHtml(page));
     console.log(s.markdown);
-    console.log(`\n${page.type} ${page.url} P ${s.p.toFixed(3)} R ${s.r.toFixed(3)} F1 ${s.f.toFixed(3)} ${s.ms.toFixed(0)} ms`);
+    console.log(
+      `\n${page.type} ${page.url} P ${s.p.toFixed(3)} R ${s.r.toFixed(3)} F1 ${s.f.toFixed(3)} ${s.ms.toFixed(0)} ms`,
+    );
     return 0;
   }
   const every = Number(values.every);
@@ -163,13 +178,18 @@ async function main(argv: string[]): Promise<number> {
     console.log(
       `\nTrawl CPU per page: median ${ms[Math.floor(ms.length / 2)]?.toFixed(1)} ms, ` +
         `total ${(ms.reduce((a, b) => a + b, 0) / 1000).toFixed(1)} s, slowest ` +
-        slow.slice(0, 3).map((s) => `${name(s)} ${s.ms.toFixed(0)} ms`).join(', '),
+        slow
+          .slice(0, 3)
+          .map((s) => `${name(s)} ${s.ms.toFixed(0)} ms`)
+          .join(', '),
     );
     if (part === 'dev') {
       for (const s of trawlScores) dump[s.id] = { ...s, markdown: undefined } as never;
       const worst = Number(values.worst);
       for (const s of [...trawlScores].sort((a, b) => a.f - b.f).slice(0, worst))
-        console.log(`  ${s.f.toFixed(3)} P ${s.p.toFixed(3)} R ${s.r.toFixed(3)} ${s.type.padEnd(13)} ${s.id}`);
+        console.log(
+          `  ${s.f.toFixed(3)} P ${s.p.toFixed(3)} R ${s.r.toFixed(3)} ${s.type.padEnd(13)} ${s.id}`,
+        );
     }
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(dump));

@@ -40,8 +40,7 @@ interface GroundTruth {
 
 function pageType(truth: GroundTruth): string {
   const raw = truth._internal?.page_type;
-  const type =
-    raw && typeof raw === 'object' ? (raw.primary ?? 'article') : (raw ?? 'article');
+  const type = raw && typeof raw === 'object' ? (raw.primary ?? 'article') : (raw ?? 'article');
   return type === 'category' ? 'collection' : type;
 }
 
@@ -109,7 +108,9 @@ export function recreateWcxbCorpus(gitDir: string, dir = wcxbCorpusDir): void {
 if (import.meta.main) {
   const gitDir = process.argv[2];
   if (!gitDir) {
-    console.error('usage: wcxb-corpus.ts <git dir of github:Murrough-Foley/web-content-extraction-benchmark>');
+    console.error(
+      'usage: wcxb-corpus.ts <git dir of github:Murrough-Foley/web-content-extraction-benchmark>',
+    );
     process.exitCode = 2;
   } else recreateWcxbCorpus(gitDir);
 }

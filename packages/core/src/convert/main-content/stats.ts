@@ -152,7 +152,8 @@ function wrapsTitleAndSummary(element: Element): boolean {
     if (!isTag(child)) continue;
     if (cardTextTags.has(child.name)) blocks++;
     else if (child.name === 'div' || child.name === 'span')
-      for (const inner of child.children) if (isTag(inner) && cardTextTags.has(inner.name)) blocks++;
+      for (const inner of child.children)
+        if (isTag(inner) && cardTextTags.has(inner.name)) blocks++;
     if (blocks >= 2) return true;
   }
   return false;
