@@ -4,6 +4,7 @@
  * absolute URLs for links and images. Works in place on the domhandler tree, in one walk.
  */
 import { selectAll, compile } from 'css-select';
+import { parse as parseSelector, SelectorType, type Selector } from 'css-what';
 import { Element as DomElement, isCDATA, isDocument } from 'domhandler';
 import { ValidationError } from '../errors.ts';
 import { keepsHost, toAbsoluteUrl } from '../internal/url.ts';
@@ -119,18 +120,58 @@ function linkSiblings(children: AnyNode[]): void {
 
 const compiledSelectors = new Map<string, ReturnType<typeof compile>>();
 
+/**
+ * A no-op test (`:is(* *, *)` matches every element) that css-select rates as expensive. Put in
+ * a selector's first step, it makes css-select memoize its descendant combinators per element,
+ * which turns `p div div div div` on 120 nested divs from seconds of backtracking (n⁴ ancestor
+ * walks) into one pass; css-select has no option that does this by itself.
+ */
+const memoizeDescendants: Selector = {
+  type: SelectorType.Pseudo,
+  name: 'is',
+  data: [
+    [
+      { type: SelectorType.Universal, namespace: null },
+      { type: SelectorType.Descendant },
+      { type: SelectorType.Universal, namespace: null },
+    ],
+    [{ type: SelectorType.Universal, namespace: null }],
+  ],
+};
+
+/**
+ * Sibling combinators are not memoized: each `~` scans the earlier siblings again, so a chain
+ * of them costs n^k on a wide list. A real selector needs few.
+ */
+const maxSiblingCombinators = 2;
+
 /** Compiles CSS selectors once per distinct list; a bad selector is the caller's error. */
 function compileSelectors(selectors: readonly string[], field: string): ReturnType<typeof compile> {
   const key = selectors.join('\u0000');
   let compiled = compiledSelectors.get(key);
   if (compiled) return compiled;
-  try {
-    compiled = compile(selectors.join(', '));
-  } catch (error) {
-    throw new ValidationError(`Invalid CSS selector in ${field}: ${(error as Error).message}`, {
+  const refuse = (message: string, cause?: unknown) =>
+    new ValidationError(`Invalid CSS selector in ${field}: ${message}`, {
       details: [{ path: [field], message: 'invalid CSS selector' }],
-      cause: error,
+      cause,
     });
+  let parsed: Selector[][];
+  try {
+    parsed = parseSelector(selectors.join(', '));
+  } catch (error) {
+    throw refuse((error as Error).message, error);
+  }
+  for (const tokens of parsed) {
+    const siblings = tokens.filter((token) => token.type === SelectorType.Sibling).length;
+    if (siblings > maxSiblingCombinators)
+      throw refuse(
+        `a selector may use the ~ combinator at most ${maxSiblingCombinators} times (${siblings} given)`,
+      );
+  }
+  try {
+    compiled = compile(parsed.map((tokens) => [memoizeDescendants, ...tokens]));
+  } catch (error) {
+    throw refuse((error as Error).message, error);
   }
   // Selector lists repeat across a crawl's pages; a small cache avoids recompiling per page.
   if (compiledSelectors.size > 256) compiledSelectors.clear();

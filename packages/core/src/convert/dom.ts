@@ -4,8 +4,9 @@
  * selectors and main-content scoring never build a second tree; only the part that survives is
  * converted to hast for unified (see markdown.ts).
  */
-import { parseDocument, Tokenizer } from 'htmlparser2';
+import { Parser, Tokenizer } from 'htmlparser2';
 import {
+  DomHandler,
   Element as DomElement,
   isDocument,
   isTag,
@@ -47,14 +48,58 @@ const tokenizerProto = Tokenizer.prototype as unknown as TokenizerInternals;
   tokenizerProto.stateBeforeDeclaration.call(this, bogus ? anyLetterButD : c);
 };
 
-/** Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded). */
-export function parseHtml(html: string): Document {
-  const document = parseDocument(html, {
-    decodeEntities: true,
-    lowerCaseTags: true,
-    lowerCaseAttributeNames: true,
-    Tokenizer: HtmlTokenizer,
-  });
+/**
+ * How deep elements nest in a parsed page. Deeper elements become siblings of the last element
+ * at this depth, as browsers' HTML parsers do (Blink flattens at the same 512): every walk of the
+ * tree (cleaning, main content, hast and mdast, the markdown writer) recurses, and a page of
+ * 100,000 nested tags would otherwise overflow the stack, or take seconds per thousand levels.
+ */
+export const maxElementDepth = 512;
+
+/**
+ * domhandler's tree builder with the depth cap applied while parsing: an element opened past the
+ * cap is added where it stands but not entered, so what follows it lands beside it. A counter
+ * per page, not a second walk of the tree, so an ordinary page pays one comparison a tag.
+ */
+class DepthCappedHandler extends DomHandler {
+  /** Open elements past the cap, which the parser will close first. */
+  #flattened = 0;
+  truncated = false;
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    // tagStack holds the document root too.
+    if (this.tagStack.length <= maxElementDepth) {
+      super.onopentag(name, attribs);
+      return;
+    }
+    this.addNode(new DomElement(name, attribs));
+    this.#flattened += 1;
+    this.truncated = true;
+  }
+
+  override onclosetag(): void {
+    if (this.#flattened > 0) {
+      this.#flattened -= 1;
+      this.lastNode = null;
+      return;
+    }
+    super.onclosetag();
+  }
+}
+
+/** A parsed page, and whether its nesting was flattened at `maxElementDepth`. */
+export type ParsedHtml = Document & { flattened?: true };
+
+/**
+ * Parses HTML into a domhandler tree (tag and attribute names lower-cased, entities decoded);
+ * elements nested deeper than `maxElementDepth` are flattened, and the document says so.
+ */
+export function parseHtml(html: string): ParsedHtml {
+  const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+  const handler = new DepthCappedHandler();
+  new Parser(handler, { ...options, Tokenizer: HtmlTokenizer }).end(html);
+  const document: ParsedHtml = handler.root;
+  if (handler.truncated) document.flattened = true;
   closeHeadWithoutBody(document);
   return document;
 }

@@ -12,7 +12,7 @@ import {
   parseHtml,
   walkElements,
   type Element,
-  type HtmlDocument,
+  type ParsedHtml,
   type ParentNode,
 } from './dom.ts';
 import { extractMainContent, fallbackContent } from './main-content/index.ts';
@@ -41,7 +41,7 @@ export class HtmlPage {
   readonly #options: HtmlPageOptions;
   /** Undefined when `url` is a label, not a URL to resolve against (`htmlToDocument`). */
   readonly #baseUrl: string | undefined;
-  readonly #dom: HtmlDocument;
+  readonly #dom: ParsedHtml;
   /** Cleaning keeps hidden elements: the page hides all of its text until a script runs. */
   #keepHidden = false;
   #links: string[] | undefined;
@@ -64,6 +64,11 @@ export class HtmlPage {
     this.metadata = head.metadata;
     this.#baseUrl = head.baseUrl ?? (URL.canParse('.', url) ? url : undefined);
     if (wantsPageWide.links || wantsPageWide.images) this.#collectPageWide(wantsPageWide);
+  }
+
+  /** Elements nested past `maxElementDepth` were flattened into siblings while parsing. */
+  get flattened(): boolean {
+    return this.#dom.flattened === true;
   }
 
   /** Absolute, deduplicated http(s) links of the whole page, fragments of this page left out. */

@@ -8,7 +8,8 @@ import type { Document } from '../document.ts';
 import { enrichDocument } from '../scrape/enrich.ts';
 import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts';
 import { parseOrThrow } from '../internal/zod.ts';
-import { convertHtml, prepareConversion } from '../scrape/convert.ts';
+import { prepareConversion } from '../scrape/convert.ts';
+import { convertHtmlPooled } from '../scrape/convert-pool.ts';
 import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
 import { delimitedDialectSchema } from '../convert/delimited.ts';
 import { detectKind } from '../convert/detect.ts';
@@ -188,27 +189,23 @@ export async function parse(
     blockAds: kind === 'html',
   };
   const redaction = prepareConversion(conversionOptions, context.llm !== undefined);
-  let { content, pageMetadata, llmText } = convertHtml(
-    html,
-    sourceURL,
-    conversionOptions,
-    redaction,
-  );
+  const config = context.config ?? resolveEngineConfig();
+  // On the conversion pool under the request's deadline, as a scraped page converts: an upload
+  // is as much the caller's to shape as a page is, selectors and redaction included.
+  const convert = (options: typeof conversionOptions) =>
+    convertHtmlPooled(html, sourceURL, options, redaction, false, config.convertThreads, deadline);
+  let { content, pageMetadata, llmText, warning: readWarning } = await convert(conversionOptions);
   // An uploaded HTML file is the document the caller wants read: when main-content removal took
   // (almost) all of its text, the whole cleaned body is the better answer (issue 22).
   const textOf = (converted: typeof content) => converted.markdown ?? converted.html;
   if (conversionOptions.onlyMainContent && wordsOf(textOf(content)) < 300) {
-    const whole = convertHtml(
-      html,
-      sourceURL,
-      { ...conversionOptions, onlyMainContent: false },
-      redaction,
-    );
+    const whole = await convert({ ...conversionOptions, onlyMainContent: false });
     if (isImplausiblyShort(textOf(content), textOf(whole.content))) {
-      ({ content, pageMetadata, llmText } = whole);
+      ({ content, pageMetadata, llmText, warning: readWarning } = whole);
       warnings.push('Main-content extraction left almost nothing; the whole document is returned.');
     }
   }
+  warnings.push(readWarning);
   // An uploaded file has no site: a favicon guessed from its file:// address means nothing.
   delete pageMetadata.favicon;
   const pageTitle = typeof pageMetadata.title === 'string' ? pageMetadata.title : undefined;
@@ -225,12 +222,6 @@ export async function parse(
     ...(warning ? { warning } : {}),
   };
   // The LLM formats (json, summary …) read the document as they read a page (issue 18).
-  await enrichDocument(
-    document,
-    resolved,
-    llmText ?? '',
-    context,
-    context.config ?? resolveEngineConfig(),
-  );
+  await enrichDocument(document, resolved, llmText ?? '', context, config);
   return document;
 }

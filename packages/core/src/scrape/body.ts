@@ -10,10 +10,10 @@ import { toHtml, type DocumentHtml } from '../convert/to-html.ts';
 import { withoutUserinfo } from '../internal/url.ts';
 import type { CachedPage } from './cache.ts';
 import type { Conversion } from './convert.ts';
-import { convertHtmlPooled } from './convert-pool.ts';
+import { convertHtmlPooled, convertTextPooled } from './convert-pool.ts';
 import { decodeHtml } from '../convert/decode.ts';
 import { ocrModeOf, pdfParserSettings, type ResolvedScrapeOptions } from './options.ts';
-import { redactText, type Redaction } from '../convert/redact.ts';
+import type { Redaction } from '../convert/redact.ts';
 
 export async function toCachedPage(
   response: FetchResponse,
@@ -161,7 +161,7 @@ export interface ConversionPlace {
   deadline: number;
 }
 
-/** Converts a cached page by its kind: HTML on the conversion pool, text as it is. */
+/** Converts a cached page by its kind, HTML or text, on the conversion pool. */
 export async function convertByType(
   page: CachedPage,
   options: ResolvedScrapeOptions,
@@ -184,23 +184,13 @@ export async function convertByType(
   // A parsed document is all content: main-content extraction is for web pages.
   if (page.parsedFrom) return convert({ ...options, onlyMainContent: false });
   if (kind.type !== 'text') return convert(options);
-  // A text response is its own content: markdown as is, other text in a fenced block.
-  const redact = (text: string) => (redaction ? redactText(text, redaction) : text);
-  const text = redact(page.text);
-  const content: Conversion['content'] = {};
-  for (const { type } of options.formats) {
-    if (type === 'markdown') {
-      content.markdown =
-        kind.language === 'markdown'
-          ? text.trim()
-          : `\`\`\`${kind.language}\n${text.trimEnd()}\n\`\`\``;
-    } else if (type === 'html') {
-      content.html = `<pre>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
-    } else if (type === 'rawHtml') {
-      content.rawHtml = text;
-    } else if (type === 'links' || type === 'images') {
-      content[type] = [];
-    }
-  }
-  return { content, pageMetadata: {} };
+  // A text response is its own content; redacting it is work for the pool, like a page's.
+  return convertTextPooled(
+    page.text,
+    kind.language,
+    options,
+    redaction,
+    place.threads,
+    place.deadline,
+  );
 }

@@ -1,6 +1,8 @@
 /**
- * Where fetched HTML pages are converted: on worker threads, so that a crawl, a batch scrape or
- * a busy server uses every core (issue 17). The fetch, the frontier and the store stay on the
+ * Where fetched HTML pages, text responses and uploaded files are converted: on worker threads,
+ * so that a crawl, a batch scrape or a busy server uses every core (issue 17), and so that no
+ * request can hold the server's own thread: a page built to make selectors, redaction or
+ * markdown writing slow stops at its deadline with its worker, and `/health` keeps answering. The fetch, the frontier and the store stay on the
  * calling thread; what a page costs in CPU (parse, clean, main content, markdown, links) moves
  * to the pool. The page goes over as UTF-8 bytes whose buffer is transferred, not copied.
  *
@@ -15,7 +17,12 @@
  */
 import { TaskLostError, WorkerUnavailableError } from '../internal/worker-pool.ts';
 import type { Redaction } from '../convert/redact.ts';
-import { convertHtml, type Conversion, type ConversionOptions } from './convert.ts';
+import {
+  convertHtml,
+  convertText,
+  type Conversion,
+  type ConversionOptions,
+} from './convert.ts';
 import type { ConvertTask } from './convert-worker.ts';
 import { conversionPool } from './conversion-threads.ts';
 
@@ -42,9 +49,8 @@ export async function convertHtmlPooled(
   deadline: number,
   utf8?: Uint8Array,
 ): Promise<Conversion> {
-  const pool = conversionPool(threads);
-  if (!pool) return convertHtml(html, url, options, redaction, collectLinks);
-  const convertOnPool = () => {
+  const inline = () => convertHtml(html, url, options, redaction, collectLinks);
+  return runPooled(threads, deadline, inline, () => {
     // A buffer of its own either way: it is transferred, and a retry needs another.
     const bytes = utf8 ? new Uint8Array(utf8) : encoder.encode(html);
     const task: ConvertTask = {
@@ -54,7 +60,55 @@ export async function convertHtmlPooled(
       redaction,
       collectLinks,
     };
-    return pool.run<Conversion>(task, deadline, [bytes.buffer]);
+    return { task, transfer: [bytes.buffer] };
+  });
+}
+
+/**
+ * `convertText` on the pool: a text response is cheap to convert, but redacting megabytes of
+ * it is not, and nothing a request controls runs unbounded on the calling thread.
+ *
+ * @throws SCRAPE_TIMEOUT past `deadline` (epoch ms); CONTENT_TOO_LARGE past the heap limit
+ */
+export async function convertTextPooled(
+  text: string,
+  language: string,
+  options: ConversionOptions,
+  redaction: Redaction | undefined,
+  threads: number,
+  deadline: number,
+): Promise<Conversion> {
+  const inline = () => convertText(text, language, options, redaction);
+  return runPooled(threads, deadline, inline, () => {
+    const bytes = encoder.encode(text);
+    const task: ConvertTask = {
+      html: bytes,
+      url: '',
+      options: conversionOptionsOf(options),
+      redaction,
+      collectLinks: false,
+      textLanguage: language,
+    };
+    return { task, transfer: [bytes.buffer] };
+  });
+}
+
+/**
+ * Runs a conversion task on the pool of `threads` threads, `inline` where there is none (0
+ * threads, or a runtime that cannot start the worker). `make` builds the task afresh for each
+ * try, as its buffer is transferred.
+ */
+async function runPooled(
+  threads: number,
+  deadline: number,
+  inline: () => Conversion,
+  make: () => { task: ConvertTask; transfer: ArrayBuffer[] },
+): Promise<Conversion> {
+  const pool = conversionPool(threads);
+  if (!pool) return inline();
+  const convertOnPool = () => {
+    const { task, transfer } = make();
+    return pool.run<Conversion>(task, deadline, transfer);
   };
   try {
     try {
@@ -67,8 +121,7 @@ export async function convertHtmlPooled(
       });
     }
   } catch (error) {
-    if (error instanceof WorkerUnavailableError)
-      return convertHtml(html, url, options, redaction, collectLinks);
+    if (error instanceof WorkerUnavailableError) return inline();
     throw error;
   }
 }

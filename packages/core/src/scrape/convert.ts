@@ -10,6 +10,7 @@ import { validateSelectors } from '../convert/clean.ts';
 import { ensureFormatsAvailable, formatHandlers } from './formats/index.ts';
 import { scrapeOptionsShape, type ResolvedScrapeOptions } from './options.ts';
 import { HtmlPage } from '../convert/page.ts';
+import { maxElementDepth } from '../convert/dom.ts';
 import type { PageMetadata } from '../convert/metadata.ts';
 import { redactText, resolveRedaction, type Redaction } from '../convert/redact.ts';
 
@@ -48,6 +49,8 @@ export interface Conversion {
   links?: string[];
   /** Markdown of the main content, when a format will show it to a model (issue 18). */
   llmText?: string;
+  /** What the caller should know about how the page was read (nesting flattened). */
+  warning?: string;
 }
 
 /**
@@ -82,9 +85,41 @@ export function convertHtml(
   const { metadata: added, ...fields } = content;
   const conversion: Conversion = { content: fields, pageMetadata: { ...page.metadata, ...added } };
   if (collectLinks) conversion.links = page.links;
+  if (page.flattened)
+    conversion.warning = `Elements nested more than ${maxElementDepth} levels deep were flattened into their ancestor at that depth.`;
   if (options.formats.some((format) => formatHandlers[format.type].enrich !== undefined))
     conversion.llmText = page.markdown;
   return conversion;
+}
+
+/**
+ * Converts a text response (JSON, XML, Markdown, plain text): it is its own content, so markdown
+ * is the text as is (Markdown) or in a fenced block, html a `<pre>` of it. `language` names the
+ * fence ('' for plain text).
+ */
+export function convertText(
+  text: string,
+  language: string,
+  options: Pick<ConversionOptions, 'formats'>,
+  redaction: Redaction | undefined,
+): Conversion {
+  const redacted = redaction ? redactText(text, redaction) : text;
+  const content: Conversion['content'] = {};
+  for (const { type } of options.formats) {
+    if (type === 'markdown') {
+      content.markdown =
+        language === 'markdown'
+          ? redacted.trim()
+          : `\`\`\`${language}\n${redacted.trimEnd()}\n\`\`\``;
+    } else if (type === 'html') {
+      content.html = `<pre>${redacted.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
+    } else if (type === 'rawHtml') {
+      content.rawHtml = redacted;
+    } else if (type === 'links' || type === 'images') {
+      content[type] = [];
+    }
+  }
+  return { content, pageMetadata: {} };
 }
 
 const htmlToDocumentOptionsSchema = z.strictObject({
@@ -131,9 +166,10 @@ export function htmlToDocument(html: string, options: HtmlToDocumentOptions): Do
     );
   }
   const redaction = prepareConversion(resolved);
-  const { content, pageMetadata } = convertHtml(html, resolved.url, resolved, redaction);
+  const { content, pageMetadata, warning } = convertHtml(html, resolved.url, resolved, redaction);
   return {
     ...content,
+    ...(warning ? { warning } : {}),
     metadata: {
       ...pageMetadata,
       sourceURL: resolved.url,

@@ -214,10 +214,11 @@ export async function runScrapeDetailed(
   } finally {
     await cacheWrite;
   }
-  const { content, pageMetadata, links, llmText } = converted;
+  const { content, pageMetadata, links, llmText, warning } = converted;
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);
   if (page.warning) warnings.unshift(page.warning);
+  if (warning) warnings.push(warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
   await enrichDocument(document, options, llmText ?? page.text, context, config);
   await recallFormats(document, options, context);
