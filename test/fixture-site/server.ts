@@ -325,6 +325,14 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
   },
 
   '/garbage': (_req, res) => send(res, 200, 'text/html', garbage),
+  // One letter `kb` KB long as plain text: what made redactPII's e-mail pattern backtrack.
+  '/one-letter.txt': (_req, res, url) =>
+    send(
+      res,
+      200,
+      'text/plain; charset=utf-8',
+      'a'.repeat(intParam(url, 'kb', 80, 1, 4096) * 1024),
+    ),
   '/binary.bin': (_req, res) => send(res, 200, 'application/octet-stream', binary),
   '/image.png': (_req, res) => send(res, 200, 'image/png', png),
   '/favicon.ico': (_req, res) => send(res, 200, 'image/x-icon', favicon),

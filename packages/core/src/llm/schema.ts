@@ -4,26 +4,45 @@
  * wrong answer can be sent back to the model with the validator's own words.
  *
  * ajv does the work: it is the validator most of the JSON Schema world uses, and it compiles a
- * schema once into a function, so each answer costs a function call.
+ * schema once into a function, so each answer costs a function call. What that call may cost is
+ * bounded before compiling (schema-bounds.ts).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ValidationError } from '../errors.ts';
+import { checkSchemaBounds, SchemaTooCostly } from './schema-bounds.ts';
 
 /** Largest schema accepted, as JSON text: a schema is sent with every call, so it costs tokens. */
 export const maxSchemaBytes = 64 * 1024;
 
 // strict: false lets the vendor keywords some zod converters add through; allErrors gives the
 // model every problem at once on the retry.
-const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: true });
+const ajvOptions = { strict: false, allErrors: true } as const;
 
-/** Compiled validators by schema text: a crawl sends the same schema for every page. */
+/**
+ * Checks schemas against the JSON Schema meta-schema only: `validateSchema` registers nothing,
+ * so one instance serves every caller.
+ */
+const metaValidator = new Ajv(ajvOptions);
+
+/**
+ * Compiled validators by schema text, least recently used first: a crawl sends the same schema
+ * for every page. Each was compiled by an Ajv instance of its own, dropped with it, so a `$id`
+ * one caller sends is never seen by another's schema (one shared instance kept every `$id` ever
+ * compiled, refused another team's schema with the same `$id` and resolved its `$ref`s to the
+ * first one) and an evicted schema frees its memory. A schema's text is all its validator
+ * depends on, so equal texts may share one whoever sent them.
+ */
 const compiled = new Map<string, ValidateFunction>();
-const maxCompiled = 200;
+/** Most validators kept: 64 schemas of the 64 KB limit take a few tens of MB. */
+export const maxCompiledSchemas = 64;
+
+/** How many compiled validators are kept now (at most `maxCompiledSchemas`). */
+export const compiledSchemaCount = () => compiled.size;
 
 /**
  * Checks that `schema` is a JSON Schema this engine can use and returns its validator.
  * `path` names the field the schema came from in the request (`formats.0.schema`).
- * @throws BAD_REQUEST naming the path and what is wrong
+ * @throws BAD_REQUEST naming the path and what is wrong, or the limit it passes
  */
 export function compileSchema(
   schema: unknown,
@@ -41,12 +60,23 @@ export function compileSchema(
       { details: [{ path: [...path], message: `schema larger than ${maxSchemaBytes} bytes` }] },
     );
   const cached = compiled.get(text);
-  if (cached) return cached;
+  if (cached) {
+    compiled.delete(text);
+    compiled.set(text, cached);
+    return cached;
+  }
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    if (!metaValidator.validateSchema(schema))
+      throw new Error(metaValidator.errorsText(metaValidator.errors, { dataVar: 'data' }));
+    checkSchemaBounds(schema);
+    validate = new Ajv({ ...ajvOptions, validateSchema: false }).compile(schema);
   } catch (error) {
-    // ajv reports a bad schema as "schema is invalid: data/properties/x/type must be …".
+    if (error instanceof SchemaTooCostly)
+      throw new ValidationError(`'${where}' is refused: ${error.message}`, {
+        details: [{ path: [...path], message: error.message }],
+      });
+    // ajv reports a bad schema as "data/properties/x/type must be …".
     const message = (error as Error).message.replace(/^schema is invalid: /, '');
     const inner = /data((?:\/[^ ]*)?)/.exec(message)?.[1] ?? '';
     const innerPath = inner.split('/').filter(Boolean);
@@ -55,7 +85,7 @@ export function compileSchema(
       { details: [{ path: [...path, ...innerPath], message }] },
     );
   }
-  if (compiled.size >= maxCompiled) compiled.clear();
+  if (compiled.size >= maxCompiledSchemas) compiled.delete(compiled.keys().next().value!);
   compiled.set(text, validate);
   return validate;
 }

@@ -54,8 +54,9 @@ export const changeTrackingFormat: FormatHandler = {
   ensureAvailable(format, services) {
     const settings = settingsOf(format);
     if (!settings.modes.includes('json')) return;
-    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
+    // Without a model nothing is compiled: the 501 comes first.
     requireLlm('changeTracking json mode', services);
+    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
   },
   async enrich({ text, runner, warnings }, document, format) {
     const settings = settingsOf(format);

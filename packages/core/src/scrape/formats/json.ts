@@ -19,8 +19,9 @@ const settingsSchema = z.object({
 export const jsonFormat: FormatHandler = {
   ensureAvailable(format, services) {
     const settings = readSettings(settingsSchema, format, services.path);
-    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
+    // Without a model nothing is compiled: the 501 comes first.
     requireLlm('json', services);
+    if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
   },
   async enrich({ text, runner, warnings }, document, format) {
     if (!runner) return;
