@@ -24,7 +24,8 @@ const detectors: Detector[] = [
     // Only from the start of a run of local-part characters: tried from every position of a
     // long run without an @, the pattern rescanned the run each time (quadratic: 1 MB of one
     // letter took minutes). A later start in the same run reaches the same @ anyway.
-    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
   },
   {
     entity: 'SECRET',

@@ -17,12 +17,7 @@
  */
 import { TaskLostError, WorkerUnavailableError } from '../internal/worker-pool.ts';
 import type { Redaction } from '../convert/redact.ts';
-import {
-  convertHtml,
-  convertText,
-  type Conversion,
-  type ConversionOptions,
-} from './convert.ts';
+import { convertHtml, convertText, type Conversion, type ConversionOptions } from './convert.ts';
 import type { ConvertTask } from './convert-worker.ts';
 import { conversionPool } from './conversion-threads.ts';
 
