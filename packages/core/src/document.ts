@@ -31,8 +31,14 @@ export interface DocumentMetadata {
   cacheState?: 'hit' | 'miss';
   /** When the served copy was fetched (ISO 8601), set whenever the cache was considered. */
   cachedAt?: string;
-  /** Which proxy setting carried the request. */
-  proxyUsed?: 'basic' | 'direct';
+  /**
+   * The hosted service's proxy class: always `basic` here (there is no stealth pool). The
+   * official SDKs validate this field against `basic | stealth`, so what really carried the
+   * request is in `fetchedVia`.
+   */
+  proxyUsed?: 'basic';
+  /** Whether the page was fetched directly or through the configured proxy. */
+  fetchedVia?: 'direct' | 'proxy';
   /** The location country the request was made for (`location.country`). */
   country?: string;
   /** Characters set the page was decoded from. */

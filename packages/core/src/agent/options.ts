@@ -4,6 +4,7 @@
  * defaults, and of the budgets that `effort` stands for.
  */
 import { z } from 'zod';
+import { hostedOnlyShape } from '../scrape/options.ts';
 
 /** Longest prompt, in characters (the hosted service's limit). */
 export const maxAgentPromptChars = 10_000;
@@ -68,6 +69,7 @@ export const agentOptionsShape = {
     })
     .optional()
     .describe('Only extract: collect data to the schema.'),
+  ...hostedOnlyShape,
 } as const;
 
 export const agentOptionsSchema = z

@@ -3,7 +3,7 @@
  * `integration`, with the hosted service's defaults.
  */
 import { z } from 'zod';
-import { scrapeOptionsShape } from '../scrape/options.ts';
+import { hostedOnlyShape, scrapeOptionsShape } from '../scrape/options.ts';
 
 /** The fields of a map request. */
 export const mapOptionsShape = {
@@ -30,6 +30,7 @@ export const mapOptionsShape = {
     .optional()
     .describe('Milliseconds to spend; what was found by then is returned.'),
   location: scrapeOptionsShape.location,
+  ...hostedOnlyShape,
 } as const;
 
 /** Map options as a strict object. */

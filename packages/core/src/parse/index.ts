@@ -10,7 +10,12 @@ import { ContentTooLargeError, TrawlError, ValidationError } from '../errors.ts'
 import { parseOrThrow } from '../internal/zod.ts';
 import { prepareConversion } from '../scrape/convert.ts';
 import { convertHtmlPooled } from '../scrape/convert-pool.ts';
-import { ocrModeOf, pdfParserSettings, scrapeOptionsShape } from '../scrape/options.ts';
+import {
+  ignoredScrapeKeysShape,
+  ocrModeOf,
+  pdfParserSettings,
+  scrapeOptionsShape,
+} from '../scrape/options.ts';
 import { delimitedDialectSchema } from '../convert/delimited.ts';
 import { detectKind } from '../convert/detect.ts';
 import { isolatedToHtml } from '../convert/isolated.ts';
@@ -50,6 +55,7 @@ export const parseOptionsSchema = z.strictObject({
   location: z.unknown().optional(),
   mobile: z.boolean().optional(),
   proxy: z.string().optional(),
+  ...ignoredScrapeKeysShape,
 });
 
 function refuseBrowserOnly(options: z.output<typeof parseOptionsSchema>): void {

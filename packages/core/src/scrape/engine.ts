@@ -100,7 +100,7 @@ export async function runScrapeDetailed(
   const cacheKey = pageCacheKey(team, request.target, options);
   let page: CachedPage | undefined;
   let cacheState: DocumentMetadata['cacheState'];
-  let proxyUsed: DocumentMetadata['proxyUsed'];
+  let fetchedVia: DocumentMetadata['fetchedVia'];
   let retryAfterMs: number | undefined;
   // The page-cache write runs while the page converts: waiting for its commit first only made
   // each page slower (issue 17). Its failure still fails the scrape, as before conversion did.
@@ -154,7 +154,7 @@ export async function runScrapeDetailed(
         }
       }
       rendered = fetched.response.rendered;
-      proxyUsed = fetched.proxyUsed;
+      fetchedVia = fetched.fetchedVia;
       retryAfterMs = parseRetryAfter(fetched.response.headers['retry-after']);
       if (options.profile?.saveChanges && profiles && rendered?.storageState) {
         await profiles.save(options.profile.name, rendered.storageState);
@@ -195,7 +195,10 @@ export async function runScrapeDetailed(
     metadata.cacheState = cacheState;
     metadata.cachedAt = new Date(page.fetchedAt).toISOString();
   }
-  if (proxyUsed) metadata.proxyUsed = proxyUsed;
+  if (fetchedVia) {
+    metadata.proxyUsed = 'basic';
+    metadata.fetchedVia = fetchedVia;
+  }
   if (options.location) metadata.country = options.location.country;
   if (page.numPages !== undefined) metadata.numPages = page.numPages;
 
@@ -388,7 +391,7 @@ async function fetchWithProxy(
   startedAt: number,
   signal: AbortSignal | undefined,
   render: RenderRequest,
-): Promise<{ response: FetchResponse; proxyUsed: 'basic' | 'direct' }> {
+): Promise<{ response: FetchResponse; fetchedVia: 'direct' | 'proxy' }> {
   const attempt = (proxyUrl: string | undefined) => {
     const remainingMs = request.options.timeout - (Date.now() - startedAt);
     if (remainingMs <= 0) {
@@ -410,16 +413,16 @@ async function fetchWithProxy(
       render,
     });
   };
-  if (plan.first === 'basic') return { response: await attempt(plan.proxyUrl), proxyUsed: 'basic' };
+  if (plan.first === 'basic') return { response: await attempt(plan.proxyUrl), fetchedVia: 'proxy' };
   try {
     const response = await attempt(undefined);
     if (plan.fallbackProxyUrl && blockedStatuses.has(response.status)) {
-      return { response: await attempt(plan.fallbackProxyUrl), proxyUsed: 'basic' };
+      return { response: await attempt(plan.fallbackProxyUrl), fetchedVia: 'proxy' };
     }
-    return { response, proxyUsed: 'direct' };
+    return { response, fetchedVia: 'direct' };
   } catch (error) {
     if (plan.fallbackProxyUrl && error instanceof FetchError && error.retryable) {
-      return { response: await attempt(plan.fallbackProxyUrl), proxyUsed: 'basic' };
+      return { response: await attempt(plan.fallbackProxyUrl), fetchedVia: 'proxy' };
     }
     throw error;
   }

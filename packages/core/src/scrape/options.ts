@@ -105,6 +105,34 @@ export function pdfParserSettings(
   return undefined;
 }
 
+/** How the OpenAPI document and `--help` mark a key that is taken and then not acted on. */
+export const ignoredKeyNote = 'Accepted for compatibility with the official SDKs; ignored.';
+
+/**
+ * Hosted threat scanning and audit tags: the official SDKs forward them on scrape, map, search,
+ * extract and agent requests. This engine scans nothing and audits nothing, so they are taken
+ * whatever their inner fields and ignored.
+ */
+export const hostedOnlyShape = {
+  threatProtection: z.looseObject({}).optional().describe(ignoredKeyNote),
+  auditMetadata: z.looseObject({}).optional().describe(ignoredKeyNote),
+} as const;
+
+/**
+ * Scrape keys the official SDKs (JS 4.x, Python 3.x and 4.x) put in requests that have no meaning
+ * for this engine: `fastMode` (firecrawl-py sends `false` on every request), `useMock`, the
+ * hosted "tools" catalogue (`domainTools`, `toolDetail`), `safeMode`. Refusing them would fail
+ * every call of those SDKs, so they are accepted and ignored.
+ */
+export const ignoredScrapeKeysShape = {
+  fastMode: z.boolean().optional().describe(ignoredKeyNote),
+  useMock: z.string().max(1000).optional().describe(ignoredKeyNote),
+  safeMode: z.boolean().optional().describe(ignoredKeyNote),
+  domainTools: z.boolean().optional().describe(ignoredKeyNote),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional().describe(ignoredKeyNote),
+  ...hostedOnlyShape,
+} as const;
+
 /** Fields of the spec's ScrapeOptions, every default as the reference service has it. */
 export const scrapeOptionsShape = {
   formats: z
@@ -201,6 +229,7 @@ export const scrapeOptionsShape = {
     .boolean()
     .default(false)
     .describe('Keep nothing after delivery: no cache write.'),
+  ...ignoredScrapeKeysShape,
 } as const;
 
 /** ScrapeOptions as a strict object: unknown keys are errors, not silently dropped. */

@@ -16,7 +16,7 @@ import type {
 import { parseTargetUrl } from '../internal/url.ts';
 import { LocalSearchProvider } from './local-provider.ts';
 import { fuseRanked } from './merge.ts';
-import type { ResolvedSearchOptions } from './options.ts';
+import { providersAndKinds, type ResolvedSearchOptions } from './options.ts';
 import { scrapeResults } from './scrape-results.ts';
 import { timeWindowOf } from './tbs.ts';
 
@@ -84,7 +84,7 @@ export async function runSearch(
     providers.map((provider) => askWithin(provider, query, signal, warnings)),
   );
   const result: SearchResult = { counts: { results: 0, scraped: 0 } };
-  for (const source of options.sources) {
+  for (const source of providersAndKinds(options).kinds) {
     const fused = fuseRanked(answers.map((answer) => answer[source] ?? []))
       .filter((item) => passesFilters(item, options))
       .filter((item) => !options.ignoreInvalidURLs || isScrapable(item.url))
@@ -115,7 +115,7 @@ function pickProviders(
   const index = context.store?.searchIndex;
   // The team's own pages only: the index holds every team's.
   const local = index ? [new LocalSearchProvider(index, context.team ?? defaultTeam)] : [];
-  const source = options.source ?? (web.length > 0 ? 'web' : 'local');
+  const source = providersAndKinds(options).source ?? (web.length > 0 ? 'web' : 'local');
   if (source === 'web' && web.length === 0) {
     throw new NotConfiguredError(
       'No web search provider is configured: set TRAWL_SEARXNG_URL to a SearXNG instance, or search the built-in index with source: "local"',
@@ -139,7 +139,7 @@ function providerQueryOf(options: ResolvedSearchOptions): ProviderQuery {
   return {
     query: options.query,
     limit: options.limit,
-    sources: options.sources,
+    sources: providersAndKinds(options).kinds,
     categories: options.categories,
     includeDomains: options.includeDomains,
     excludeDomains: options.excludeDomains,

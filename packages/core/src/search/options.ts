@@ -3,7 +3,12 @@
  * with the hosted service's defaults (reference-behaviour (a)).
  */
 import { z } from 'zod';
-import { formatSchema, scrapeOptionsShape } from '../scrape/options.ts';
+import {
+  formatSchema,
+  hostedOnlyShape,
+  ignoredScrapeKeysShape,
+  scrapeOptionsShape,
+} from '../scrape/options.ts';
 
 const sourceTypes = ['web', 'news', 'images'] as const;
 const categoryTypes = ['github', 'research', 'pdf', 'developer'] as const;
@@ -16,9 +21,15 @@ const domainSchema = z
   .regex(/^[a-z0-9.-]+$/, 'expected a bare host name such as example.com')
   .max(253);
 
+/**
+ * The official SDKs forward `sources` and not `source`, so `local` among them is how a client
+ * asks for the built-in index (whose results are web results).
+ */
+const sourceNames = [...sourceTypes, 'local'] as const;
+
 /** A `sources` entry: a name, or `{ type, … }` (the per-source settings are accepted and unused). */
 const sourceSchema = z
-  .union([z.enum(sourceTypes), z.looseObject({ type: z.enum(sourceTypes) })])
+  .union([z.enum(sourceNames), z.looseObject({ type: z.enum(sourceNames) })])
   .transform((source) => (typeof source === 'string' ? source : source.type));
 
 const categorySchema = z
@@ -49,7 +60,9 @@ export const searchOptionsShape = {
     .min(1)
     .max(3)
     .default(['web'])
-    .describe('Result kinds: web, news, images (names or { type } objects).'),
+    .describe(
+      'Result kinds: web, news, images (names or { type } objects); local: web results from the built-in index.',
+    ),
   categories: z
     .array(categorySchema)
     .max(4)
@@ -109,8 +122,11 @@ export const searchOptionsShape = {
     .enum(['local', 'web', 'all'])
     .optional()
     .describe(
-      'Trawl extension. local: the built-in index; web: the web providers; all: both, fused. Default: web when a web provider is configured, else local.',
+      'Trawl extension. local: the built-in index; web: the web providers; all: both, fused. Default: web when a web provider is configured, else local; local when sources names local.',
     ),
+  domainTools: ignoredScrapeKeysShape.domainTools,
+  toolDetail: ignoredScrapeKeysShape.toolDetail,
+  ...hostedOnlyShape,
 } as const;
 
 /** The whole request: the query plus the fields. */
@@ -132,9 +148,34 @@ export const searchOptionsSchema = z
         message: 'includeDomains and excludeDomains cannot both be specified',
       });
     }
+    if (options.sources.includes('local') && options.source === 'web') {
+      context.addIssue({
+        code: 'custom',
+        path: ['sources'],
+        message: 'sources names local (the built-in index) but source is web',
+      });
+    }
   });
 
 /** What callers pass to `search()` besides the query. */
 export type SearchOptions = Omit<z.input<typeof searchOptionsSchema>, 'query'>;
 /** The request with every default applied. */
 export type ResolvedSearchOptions = z.output<typeof searchOptionsSchema>;
+
+/** A result kind of the interface: what `sources` names once `local` is read as a provider. */
+export type SearchKind = (typeof sourceTypes)[number];
+
+/**
+ * Which providers a search asks (`source`) and which result kinds it returns. `local` in
+ * `sources` picks the built-in index (both, fused, when `web` is named too) unless `source`
+ * says otherwise, and stands for its kind of results, web.
+ */
+export function providersAndKinds(options: ResolvedSearchOptions): {
+  source: 'local' | 'web' | 'all' | undefined;
+  kinds: SearchKind[];
+} {
+  const named = options.sources;
+  if (!named.includes('local')) return { source: options.source, kinds: named as SearchKind[] };
+  const kinds = [...new Set(named.map((name) => (name === 'local' ? 'web' : name)))];
+  return { source: options.source ?? (named.includes('web') ? 'all' : 'local'), kinds };
+}

@@ -230,13 +230,18 @@ describe('proxy', () => {
     const doc = await scrape(page('/echo.html'), { proxy: 'basic' }, { config: withProxy });
     expect(doc.markdown).toContain('via-proxy: yes');
     expect(doc.metadata.proxyUsed).toBe('basic');
+    expect(doc.metadata.fetchedVia).toBe('proxy');
   });
 
   it("goes direct with 'auto' and falls back to the proxy when blocked", async () => {
     const direct = await scrape(page('/echo.html'), { proxy: 'auto' }, { config: withProxy });
     expect(direct.markdown).toContain('via-proxy: no');
+    // The SDKs' types allow only basic | stealth; the direct fetch is told apart in fetchedVia.
+    expect(direct.metadata.proxyUsed).toBe('basic');
+    expect(direct.metadata.fetchedVia).toBe('direct');
     const blocked = await scrape(page('/status/403'), { proxy: 'auto' }, { config: withProxy });
     expect(blocked.metadata.proxyUsed).toBe('basic');
+    expect(blocked.metadata.fetchedVia).toBe('proxy');
   });
 
   it("refuses 'basic' without a proxy URL and 'stealth' outright", async () => {

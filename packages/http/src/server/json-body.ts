@@ -65,6 +65,9 @@ export function tooDeepError(what: string): ValidationError {
   );
 }
 
+/** Methods whose requests have no body to read, whatever their content type says. */
+const bodilessMethods = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
 /**
  * Replaces the `application/json` body parser of `app` with one that refuses bodies nested deeper
  * than {@link maxJsonDepth} (400 BAD_REQUEST) and otherwise parses as Fastify does, keeping its
@@ -75,6 +78,12 @@ export function limitJsonDepth(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // firecrawl-py sends `Content-Type: application/json` on every request, a DELETE without a
+    // body included; a method that carries no body has nothing to parse.
+    if (bodilessMethods.has(request.method) && text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonTextTooDeep(text)) {
       done(tooDeepError('The JSON body'), undefined);
       return;

@@ -101,14 +101,18 @@ export const agentRoutes: RoutePlugin = (app, server) => {
   app.get<{ Params: { id: string } }>('/v2/agent/:id', async (request) => {
     const record = await find(request);
     if (!record) throw notFound();
+    const cancelled = record.status === 'cancelled';
     return {
       success: true,
       id: record.id,
-      status: record.status,
+      status: wireStatus(record),
+      ...(cancelled ? { cancelled: true } : {}),
       data: record.data ?? null,
       ...(record.partial ? { partial: true } : {}),
       ...(record.warning ? { warning: record.warning } : {}),
-      ...(record.error ? { error: record.error } : {}),
+      ...(record.error || cancelled
+        ? { error: record.error ?? 'The agent run was cancelled' }
+        : {}),
       expiresAt: record.expiresAt,
       creditsUsed: record.creditsUsed ?? creditsSoFar(record),
       model: record.model,
@@ -190,6 +194,14 @@ function beforeOf(value: string | undefined): number {
   return number;
 }
 
+/**
+ * A run's status as the SDKs type it (`processing | completed | failed`): a cancelled run is a
+ * failed one whose answer also says `cancelled: true`.
+ */
+function wireStatus(record: AgentRecord): 'processing' | 'completed' | 'failed' {
+  return record.status === 'cancelled' ? 'failed' : record.status;
+}
+
 /** A run as the SDK's `AgentListItem`. */
 function listItem(record: AgentRecord) {
   const { options } = record;
@@ -199,7 +211,7 @@ function listItem(record: AgentRecord) {
     targetHint: options.urls?.[0] ?? options.prompt.slice(0, 100),
     origin: record.origin,
     settings: { hidden: false, starred: false },
-    status: record.status,
+    status: wireStatus(record),
     options: {
       ...(options.urls ? { urls: options.urls } : {}),
       prompt: options.prompt,

@@ -10,6 +10,7 @@ import { crawlPromptRoutes } from './crawl-prompt.ts';
 import { extractRoutes } from './extract.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { healthRoutes } from './health.ts';
+import { hostedIndexRoutes } from './hosted-indexes.ts';
 import { jobRoutes } from './jobs.ts';
 import { monitorRoutes } from './monitors.ts';
 import { openApiRoutes } from './openapi.ts';
@@ -29,6 +30,7 @@ export const routePlugins: readonly RoutePlugin[] = [
   jobRoutes,
   crawlPromptRoutes,
   searchRoutes,
+  hostedIndexRoutes,
   extractRoutes,
   agentRoutes,
   feedbackRoutes,

@@ -49,10 +49,23 @@ export async function statusBody(
   };
 }
 
+/** Every stored document of a job, read a status page at a time. */
+async function allDocuments(job: Job): Promise<unknown[]> {
+  const documents: unknown[] = [];
+  for (let skip: number | undefined = 0; skip !== undefined;) {
+    const page = await job.results({ skip, limit: statusPageSize });
+    documents.push(...page.data);
+    skip = page.nextSkip;
+  }
+  return documents;
+}
+
 /**
  * Streams a job over a WebSocket: a `catchup` with the status, a `document` message per document
  * (those stored already, then each as it comes), and at the end `done` (completed or cancelled,
- * with the final status) or `error` (failed). Unknown or foreign jobs close with 1008.
+ * with the final status) or `error` (failed). A job already finished gets its documents inside
+ * the `catchup`: both official SDKs stop reading at a catchup whose status is final. Unknown or
+ * foreign jobs close with 1008.
  */
 export async function watch(
   socket: WebSocket,
@@ -70,9 +83,19 @@ export async function watch(
   const sendJson = (message: unknown) => {
     if (open) socket.send(JSON.stringify(message));
   };
-  const status = await statusBody(job, owner, 0, 0, collection);
-  sendJson({ type: 'catchup', data: status });
   try {
+    const status = await statusBody(job, owner, 0, 0, collection);
+    if (status.status !== 'scraping') {
+      sendJson({ type: 'catchup', data: { ...status, data: await allDocuments(job) } });
+      sendJson(
+        status.status === 'failed'
+          ? { type: 'error', error: (await job.done).error ?? 'The job failed' }
+          : { type: 'done', data: status },
+      );
+      if (open) socket.close(1000);
+      return;
+    }
+    sendJson({ type: 'catchup', data: status });
     for await (const document of job) {
       if (!open) return;
       sendJson({ type: 'document', data: document });
