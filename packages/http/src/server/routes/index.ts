@@ -18,6 +18,7 @@ import { parseRoutes } from './parse.ts';
 import { scrapeRoutes } from './scrape.ts';
 import { searchRoutes } from './search.ts';
 import { teamRoutes } from './team.ts';
+import { v1Routes } from './v1.ts';
 
 /** Registers one concern's routes. */
 export type RoutePlugin = (app: FastifyInstance, server: ServerContext) => void;
@@ -38,4 +39,5 @@ export const routePlugins: readonly RoutePlugin[] = [
   browserRoutes,
   teamRoutes,
   openApiRoutes,
+  v1Routes,
 ];
