@@ -48,6 +48,7 @@ export {
   browserExecuteShape,
 } from './browser/session-options.ts';
 export { actionSchema, actionsSchema } from './browser/actions.ts';
+export { planPromptActions, type PromptPlan } from './browser/prompt-actions.ts';
 
 // The hosted service's business: credits, feedback, the crawl webhook envelope.
 export { CreditLedger } from './credits/index.ts';

@@ -26,6 +26,7 @@ import { Refusal, sendError } from '../errors.ts';
 import { mediaLinks, mediaNamespace, type StoredMedia } from '../media.ts';
 import { wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
+import { scrapeInteractRoutes } from './scrape-interact.ts';
 
 /** `POST /v2/browser`: core's session settings plus the SDK's wire fields. */
 export const browserCreateRequestSchema = z.strictObject({
@@ -53,6 +54,7 @@ export const browserRoutes: RoutePlugin = (app, server) => {
     // allows them (issue 14).
     addressGuard: config.allowPrivateAddresses ? undefined : { upstream: config.proxyUrl },
   });
+  scrapeInteractRoutes(app, server, sessions);
   app.addHook('onClose', async () => {
     await sessions.close();
     // This server's browsers only: another server of the process keeps its own.
