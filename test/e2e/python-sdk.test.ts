@@ -1,0 +1,74 @@
+/**
+ * The official Python SDK (firecrawl-py) against a real `trawl serve`: runs the unittest suite of
+ * test/python-sdk when TRAWL_FIRECRAWL_PY_SRC points at the SDK's source (the folder holding its
+ * `firecrawl` package, e.g. apps/python-sdk of github.com/firecrawl/firecrawl) and
+ * TRAWL_FIRECRAWL_PY_PYTHON (default python3) has its dependencies. Skipped, and says so,
+ * otherwise: the SDK is not in the package index CI reaches, and its code is never committed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.ts';
+import { startFakeSearx, type FakeSearx } from '../fakes/searxng-server.ts';
+import { startServe, type ServeProcess } from './serve-process.ts';
+
+const source = process.env['TRAWL_FIRECRAWL_PY_SRC'];
+const python = process.env['TRAWL_FIRECRAWL_PY_PYTHON'] ?? 'python3';
+const missing =
+  source === undefined
+    ? 'TRAWL_FIRECRAWL_PY_SRC is not set'
+    : existsSync(join(source, 'firecrawl', '__init__.py'))
+      ? undefined
+      : `no firecrawl package in ${source}`;
+if (missing) console.warn(`skipping the firecrawl-py suite: ${missing}`);
+
+const site = inject('fixtureUrl');
+const key = 'fc-python-sdk';
+
+describe.skipIf(missing !== undefined)('firecrawl-py against trawl serve', () => {
+  let server: ServeProcess;
+  let searx: FakeSearx;
+  let model: FakeOpenAi;
+  beforeAll(async () => {
+    searx = await startFakeSearx();
+    model = await startFakeOpenAi();
+    // JSON answers carry the one title the suite checks; an agent's step is slow enough for
+    // the suite to cancel the run while it is still going.
+    model.respond = (request) =>
+      request.tools ? { content: '{}', delayMs: 5000 } : { content: '{"title":"Fake title"}' };
+    server = await startServe({
+      TRAWL_API_KEYS: `team-py:${key}`,
+      TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
+      TRAWL_SEARXNG_URL: searx.url,
+      TRAWL_LLM_BASE_URL: model.baseUrl,
+      TRAWL_LLM_MODEL: 'fake',
+      TRAWL_BROWSER_EXECUTE: 'node',
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+    await searx?.close();
+    await model?.close();
+  });
+
+  it('passes the Python suite', async () => {
+    const suite = join(import.meta.dirname, '../python-sdk');
+    const child = spawn(python, ['-m', 'unittest', '-v', 'test_firecrawl_py'], {
+      cwd: suite,
+      env: {
+        ...process.env,
+        PYTHONPATH: source,
+        TRAWL_URL: server.url,
+        TRAWL_KEY: key,
+        FIXTURE_URL: site,
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    if (code !== 0) console.error(output);
+    expect(code, output.slice(-4000)).toBe(0);
+  }, 600_000);
+});
