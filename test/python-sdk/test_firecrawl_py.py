@@ -37,7 +37,7 @@ class Scrape(unittest.TestCase):
     def test_every_format(self):
         doc = client.scrape(
             f"{SITE}/docs/configuration.html",
-            formats=["markdown", "html", "rawHtml", "links", {"type": "images"}, "summary", "changeTracking",
+            formats=["markdown", "html", "rawHtml", "links", {"type": "images"}, "changeTracking",
                      {"type": "json", "prompt": "the title", "schema": {"type": "object", "properties": {"title": {"type": "string"}}}}],
         )
         self.assertIn("Configuration reference", doc.markdown)
@@ -45,7 +45,6 @@ class Scrape(unittest.TestCase):
         self.assertIn("<html", doc.raw_html.lower())
         self.assertTrue(len(doc.links) > 0)
         self.assertEqual(doc.json, {"title": "Fake title"})
-        self.assertTrue(doc.summary)
         self.assertIn(doc.change_tracking["changeStatus"], ("new", "same"))
         self.assertEqual(doc.metadata.status_code, 200)
         self.assertEqual(doc.metadata.proxy_used, "basic")
