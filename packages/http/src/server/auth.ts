@@ -175,9 +175,9 @@ export function credentialsOf(request: FastifyRequest): Credentials {
 }
 
 /**
- * Whether a route needs a key: every route registered under /v2. Given the route's pattern as
+ * Whether a route needs a key: every route registered under /v2 or /v1. Given the route's pattern as
  * the router matched it (after decoding the path), never the raw URL.
  */
 export function isKeyedRoute(routeUrl: string): boolean {
-  return routeUrl === '/v2' || routeUrl.startsWith('/v2/');
+  return routeUrl === '/v2' || routeUrl.startsWith('/v2/') || routeUrl.startsWith('/v1/');
 }

@@ -34,6 +34,8 @@ async function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequ
   // The code is what docs/errors.md promises; the SDKs read only `error`, so it costs them nothing.
   if ('refused' in outcome) return new Refusal('UNAUTHORIZED', outcome.refused);
   request.team = outcome.team;
+  // A v1 route runs as the v2 call it translates to, which is counted at this door itself.
+  if (route.startsWith('/v1/')) return undefined;
   const limited = await rate.take(outcome.team, rateModeOf(request.method, route));
   if (!limited) return undefined;
   return new Refusal('RATE_LIMITED', limited.error, {
