@@ -108,9 +108,12 @@ export { defaultListLimit, scanStore } from './interfaces/store.ts';
 export type {
   Counters,
   CounterAddOptions,
+  CounterCeiling,
   CounterFields,
   CounterHit,
+  CounterReserveOptions,
 } from './interfaces/counters.ts';
+export { MemoryCounters } from './defaults/memory-counters.ts';
 export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';

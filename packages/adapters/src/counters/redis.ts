@@ -5,12 +5,20 @@
  * process's; scripts read Redis's own clock (TIME), so the clocks of the machines do not matter.
  *
  * Layout: `<prefix>:limits:<key>` — a string counter with a PX expiry for a rate window; a
- * sorted set of slot ids scored by their lease's end for slots; a hash for totals. Every key
- * expires: a window at its end, a slot set after its latest lease, totals `ttlMs` after their
- * last write.
+ * sorted set of slot ids scored by their lease's end for slots; a hash for totals, and beside it
+ * `<…key>:reservations`, a hash of reservation id → `amount:leaseEnd`. Every key expires: a
+ * window at its end, a slot set after its latest lease, totals and their reservations `ttlMs`
+ * after their last write.
  */
 import { randomUUID } from 'node:crypto';
-import type { CounterAddOptions, CounterFields, CounterHit, Counters } from '@trawl/core';
+import type {
+  CounterAddOptions,
+  CounterCeiling,
+  CounterFields,
+  CounterHit,
+  CounterReserveOptions,
+  Counters,
+} from '@trawl/core';
 import { openRedisPart, type RedisConnection, type RedisPartOptions } from '../redis/connection.ts';
 import { script } from '../store/redis-scripts.ts';
 import { assertName } from '../store/input.ts';
@@ -61,8 +69,12 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZCARD', KEYS[1])
 `);
 
-/** KEYS: hash. ARGV: ttl ms, seed JSON ('' for none), deltas JSON. Returns HGETALL after. */
+/**
+ * KEYS: hash, its reservations. ARGV: ttl ms, seed JSON ('' for none), deltas JSON, reservation
+ * settled ('' for none). Returns HGETALL after.
+ */
 const addScript = script(`
+if ARGV[4] ~= '' then redis.call('HDEL', KEYS[2], ARGV[4]) end
 if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[1]) == 0 then
   for field, value in pairs(cjson.decode(ARGV[2])) do
     redis.call('HSET', KEYS[1], field, string.format('%d', value))
@@ -73,6 +85,52 @@ for field, delta in pairs(cjson.decode(ARGV[3])) do
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
+`);
+
+/** Drops the lapsed reservations of KEYS[2] (at `now`) and sums the others, except ARGV id. */
+const liveReservations = `
+local reserved = 0
+local entries = redis.call('HGETALL', KEYS[2])
+for index = 1, #entries, 2 do
+  local amount, untilMs = string.match(entries[index + 1], '^(-?%d+):(%d+)$')
+  if tonumber(untilMs) <= now then
+    redis.call('HDEL', KEYS[2], entries[index])
+  elseif entries[index] ~= skip then
+    reserved = reserved + tonumber(amount)
+  end
+end`;
+
+/**
+ * KEYS: totals hash, reservations hash. ARGV: id, amount, max, weights JSON, lease ms, ttl ms,
+ * seed JSON ('' for none). Returns 1 when reserved.
+ */
+const reserveScript = script(`
+${now}
+local skip = ARGV[1]
+${liveReservations}
+if ARGV[7] ~= '' and redis.call('EXISTS', KEYS[1]) == 0 then
+  for field, value in pairs(cjson.decode(ARGV[7])) do
+    redis.call('HSET', KEYS[1], field, string.format('%d', value))
+  end
+end
+local total = reserved + tonumber(ARGV[2])
+for field, weight in pairs(cjson.decode(ARGV[4])) do
+  total = total + weight * tonumber(redis.call('HGET', KEYS[1], field) or '0')
+end
+if total > tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], string.format('%d:%d', tonumber(ARGV[2]), now + tonumber(ARGV[5])))
+for _, name in ipairs(KEYS) do
+  if redis.call('PTTL', name) < tonumber(ARGV[6]) then redis.call('PEXPIRE', name, ARGV[6]) end
+end
+return 1
+`);
+
+/** KEYS: totals hash, reservations hash. Returns the sum of the live reservations. */
+const reservedScript = script(`
+${now}
+local skip = ''
+${liveReservations}
+return reserved
 `);
 
 /**
@@ -132,12 +190,55 @@ export class RedisCounters implements Counters {
     deltas: CounterFields,
     options: CounterAddOptions,
   ): Promise<CounterFields> {
-    const fields = (await this.#script('add', addScript, key, [
-      String(Math.max(1, Math.round(options.ttlMs))),
-      options.seed ? JSON.stringify(options.seed) : '',
-      JSON.stringify(deltas),
-    ])) as string[];
+    const fields = (await this.#script(
+      'add',
+      addScript,
+      key,
+      [
+        String(Math.max(1, Math.round(options.ttlMs))),
+        options.seed ? JSON.stringify(options.seed) : '',
+        JSON.stringify(deltas),
+        options.settles ?? '',
+      ],
+      true,
+    )) as string[];
     return pairsOf(fields);
+  }
+
+  async reserve(
+    key: string,
+    id: string,
+    amount: number,
+    ceiling: CounterCeiling,
+    options: CounterReserveOptions,
+  ): Promise<boolean> {
+    const taken = await this.#script(
+      'reserve',
+      reserveScript,
+      key,
+      [
+        id,
+        String(Math.trunc(amount)),
+        String(ceiling.max),
+        JSON.stringify(ceiling.weights),
+        String(Math.max(1, Math.round(options.leaseMs))),
+        String(Math.max(1, Math.round(options.ttlMs))),
+        options.seed ? JSON.stringify(options.seed) : '',
+      ],
+      true,
+    );
+    return taken === 1;
+  }
+
+  async unreserve(key: string, id: string): Promise<void> {
+    const name = `${this.#key(key)}:reservations`;
+    await this.#redis.run('drop a reservation', (client) =>
+      this.#redis.call(client, client.hDel(name, id)),
+    );
+  }
+
+  async reserved(key: string): Promise<number> {
+    return (await this.#script('sum reservations', reservedScript, key, [], true)) as number;
   }
 
   async read(key: string): Promise<CounterFields | undefined> {
@@ -165,9 +266,11 @@ export class RedisCounters implements Counters {
     code: ReturnType<typeof script>,
     key: string,
     args: string[],
+    withReservations = false,
   ): Promise<unknown> {
     const name = this.#key(key);
-    return this.#redis.run(action, (client) => this.#redis.eval(client, code, [name], args));
+    const keys = withReservations ? [name, `${name}:reservations`] : [name];
+    return this.#redis.run(action, (client) => this.#redis.eval(client, code, keys, args));
   }
 }
 

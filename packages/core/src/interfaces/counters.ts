@@ -3,10 +3,9 @@
  * once, credit totals) that must hold however many processes serve one team (issue 21, item 6).
  *
  * @remarks
- * There is no embedded default on purpose: without shared counters each process keeps its own in
- * memory (the server's `RateLimiter` and `TeamConcurrency`) and the credit totals stay in the
- * Store, as before. Every operation is atomic on the backend (Redis: one Lua script each), and
- * every key expires, so a dead process leaves nothing that holds a team back for good.
+ * The embedded default is `MemoryCounters`: one process counts its own. Every operation is atomic
+ * on the backend (Redis: one Lua script each), and every key expires, so a dead process leaves
+ * nothing that holds a team back for good (a reservation lapses at the end of its lease).
  */
 export interface Counters {
   /**
@@ -30,6 +29,24 @@ export interface Counters {
    * it starts from `seed` (the durable totals it mirrors). Resolves with every field after.
    */
   add(key: string, deltas: CounterFields, options: CounterAddOptions): Promise<CounterFields>;
+  /**
+   * Reserves `amount` against a ceiling as `id`, for `leaseMs`: taken only when the fields of
+   * `key` weighted by `ceiling.weights`, plus every live reservation of `key` (this id's former
+   * amount left out), plus `amount`, stay at most `ceiling.max`. Reserving an id again replaces
+   * its amount and lease (a reservation grows or is renewed that way). A missing `key` starts
+   * from `options.seed`. Resolves whether the amount is reserved.
+   */
+  reserve(
+    key: string,
+    id: string,
+    amount: number,
+    ceiling: CounterCeiling,
+    options: CounterReserveOptions,
+  ): Promise<boolean>;
+  /** Drops the reservation `id` of `key`. Idempotent. */
+  unreserve(key: string, id: string): Promise<void>;
+  /** The sum of the live reservations of `key`. */
+  reserved(key: string): Promise<number>;
   /** The fields of `key`; undefined when it does not exist (never written, or expired). */
   read(key: string): Promise<CounterFields | undefined>;
   /** Releases the connection. Idempotent. */
@@ -41,6 +58,24 @@ export type CounterFields = Record<string, number>;
 
 /** Options of `Counters.add`. */
 export interface CounterAddOptions {
+  /** How long the key lives after this write, in ms. */
+  ttlMs: number;
+  /** Where a missing key starts from. @default every field 0 */
+  seed?: CounterFields;
+  /** A reservation of `key` this add settles: dropped in the same atomic step. */
+  settles?: string;
+}
+
+/** What `Counters.reserve` checks: `sum(weights[field] × field) + reservations ≤ max`. */
+export interface CounterCeiling {
+  weights: CounterFields;
+  max: number;
+}
+
+/** Options of `Counters.reserve`. */
+export interface CounterReserveOptions {
+  /** How long the reservation holds unless reserved again or settled, in ms. */
+  leaseMs: number;
   /** How long the key lives after this write, in ms. */
   ttlMs: number;
   /** Where a missing key starts from. @default every field 0 */
