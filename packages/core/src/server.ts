@@ -52,6 +52,8 @@ export { planPromptActions, type PromptPlan } from './browser/prompt-actions.ts'
 
 // The hosted service's business: credits, feedback, the crawl webhook envelope.
 export { CreditLedger } from './credits/index.ts';
+export { Admission, AdmissionTicket } from './credits/admission.ts';
+export type { AdmissionRefusal, AdmissionWork, TokenAllowance } from './credits/admission.ts';
 export { WebhookOutboxDrain } from './defaults/webhook-drain.ts';
 export type { WebhookOutboxDrainOptions } from './defaults/webhook-drain.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';

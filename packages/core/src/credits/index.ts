@@ -5,6 +5,7 @@
  * reads it. With no credit limit configured nothing is ever refused, but the ledger is still kept.
  */
 import { ValidationError } from '../errors.ts';
+import { MemoryCounters } from '../defaults/memory-counters.ts';
 import type { Counters } from '../interfaces/counters.ts';
 import { scanStore, type Store } from '../interfaces/store.ts';
 import { timeOrderedId, uuidTimePrefix } from '../internal/uuid.ts';
@@ -80,10 +81,11 @@ const sharedKey = (team: string) => `credits:${teamKey(team)}`;
  *
  * @remarks
  * Writes go one at a time within this object, so concurrent debits and refunds of one process
- * never lose an update. The Store offers no transactions across keys, so processes sharing one
- * store need shared `Counters` (Redis) for the team totals: each charge is then one atomic add
- * there, and the store keeps a copy that seeds them again should they expire. Without counters,
- * two processes sharing a store can race on a team's totals.
+ * never lose an update. The team totals are added up in `Counters` (in memory by default; shared
+ * ones, Redis, when several processes share the store): each charge is one atomic add there, and
+ * the store keeps a copy that seeds them again should they expire. Credits are reserved there
+ * too, before work ({@link reserve}), so concurrent work cannot together pass the limit: the
+ * server's `Admission` does that for every route.
  *
  * @example
  * const ledger = new CreditLedger(store, { perTeam: 500, prices: { scrape: 1, crawl: 1 } });
@@ -96,14 +98,19 @@ export class CreditLedger {
   readonly #store: Store;
   readonly #perTeam: number | undefined;
   readonly #prices: CreditPrices;
-  readonly #counters: Counters | undefined;
+  readonly #counters: Counters;
   #writes: Promise<unknown> = Promise.resolve();
 
   /**
-   * `counters`: where the team totals are added up when several processes share the store.
+   * `counters`: where the team totals are added up (shared ones when several processes share
+   * the store).
    * @throws BAD_REQUEST for invalid options
    */
-  constructor(store: Store, options: CreditLedgerOptions = {}, counters?: Counters) {
+  constructor(
+    store: Store,
+    options: CreditLedgerOptions = {},
+    counters: Counters = new MemoryCounters(),
+  ) {
     const resolved = parseOrThrow(creditLedgerOptionsSchema, options, 'credit ledger options');
     this.#store = store;
     this.#counters = counters;
@@ -147,6 +154,36 @@ export class CreditLedger {
     return remaining === undefined || remaining >= Math.max(credits, 1);
   }
 
+  /**
+   * Reserves `credits` of the team's limit as `id` for `leaseMs`, atomically against what was
+   * charged and every other live reservation: false when they do not fit. Reserving an id again
+   * replaces its amount. Always true when unlimited. A debit naming the reservation
+   * (`settles`) drops it in the same step.
+   */
+  async reserve(team: string, id: string, credits: number, leaseMs: number): Promise<boolean> {
+    checkAmount(credits);
+    if (this.#perTeam === undefined) return true;
+    return this.#counters.reserve(
+      sharedKey(team),
+      id,
+      credits,
+      { weights: { debited: 1, refunded: -1 }, max: this.#perTeam },
+      { leaseMs, ttlMs: sharedTotalsTtlMs, seed: { ...(await this.#storedBalance(team)) } },
+    );
+  }
+
+  /** Drops the reservation `id` without charging it. Idempotent. */
+  unreserve(team: string, id: string): Promise<void> {
+    return this.#counters.unreserve(sharedKey(team), id);
+  }
+
+  /** Credits the team could reserve now; undefined when unlimited. */
+  async available(team: string): Promise<number | undefined> {
+    const remaining = await this.remaining(team);
+    if (remaining === undefined) return undefined;
+    return Math.max(0, remaining - (await this.#counters.reserved(sharedKey(team))));
+  }
+
   /** What was charged for a job and given back for it; zeros for a job never charged. */
   async jobCharges(team: string, jobId: string): Promise<JobCharges> {
     return (
@@ -158,19 +195,24 @@ export class CreditLedger {
   }
 
   /**
-   * Charges `credits` to the team. The work was done, so this never refuses: check
-   * {@link allows} before the work. Zero credits write nothing.
+   * Charges `credits` to the team. The work was done, so this never refuses: reserve before the
+   * work. `settles`: the reservation this charge ends, dropped in the same atomic step. Zero
+   * credits write no line (and still drop the reservation).
    * @throws BAD_REQUEST for a negative or fractional amount; STORE_UNAVAILABLE
    */
   debit(
     team: string,
     credits: number,
     reference: LedgerReference,
+    settles?: string,
   ): Promise<LedgerEntry | undefined> {
     checkAmount(credits);
     return this.#serially(async () => {
-      if (credits === 0) return undefined;
-      return this.#write(team, 'debit', credits, reference);
+      if (credits === 0) {
+        if (settles !== undefined) await this.unreserve(team, settles);
+        return undefined;
+      }
+      return this.#write(team, 'debit', credits, reference, settles);
     });
   }
 
@@ -210,7 +252,7 @@ export class CreditLedger {
   }
 
   async #balance(team: string): Promise<JobCharges> {
-    const shared = await this.#counters?.read(sharedKey(team));
+    const shared = await this.#counters.read(sharedKey(team));
     if (shared) return { debited: shared['debited'] ?? 0, refunded: shared['refunded'] ?? 0 };
     return this.#storedBalance(team);
   }
@@ -230,6 +272,7 @@ export class CreditLedger {
     kind: LedgerEntry['kind'],
     credits: number,
     reference: LedgerReference,
+    settles?: string,
   ): Promise<LedgerEntry> {
     const entry: LedgerEntry = {
       id: timeOrderedId(),
@@ -245,17 +288,16 @@ export class CreditLedger {
     await this.#store.set(entriesNamespace, `${teamKey(team)}/${entry.id}`, entry, {
       ttlMs: entryRetentionMs,
     });
-    let balance = await this.#storedBalance(team);
-    if (this.#counters) {
-      const totals = await this.#counters.add(
-        sharedKey(team),
-        { [field]: credits },
-        { ttlMs: sharedTotalsTtlMs, seed: { ...balance } },
-      );
-      balance = { debited: totals['debited'] ?? 0, refunded: totals['refunded'] ?? 0 };
-    } else {
-      balance[field] += credits;
-    }
+    const totals = await this.#counters.add(
+      sharedKey(team),
+      { [field]: credits },
+      {
+        ttlMs: sharedTotalsTtlMs,
+        seed: { ...(await this.#storedBalance(team)) },
+        ...(settles === undefined ? {} : { settles }),
+      },
+    );
+    const balance = { debited: totals['debited'] ?? 0, refunded: totals['refunded'] ?? 0 };
     await this.#store.set(balancesNamespace, teamKey(team), balance);
     if (reference.jobId !== undefined) {
       const job = await this.jobCharges(team, reference.jobId);

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { CreditLedger } from '../credits/index.ts';
+import { MemoryCounters } from '../defaults/memory-counters.ts';
+import type { Counters } from '../interfaces/counters.ts';
 import { FeedbackError, toTrawlError, type FeedbackErrorCode, type FieldIssue } from '../errors.ts';
 import { scanStore, type Store } from '../interfaces/store.ts';
 import { timeOrderedId, uuidTimePrefix } from '../internal/uuid.ts';
@@ -93,6 +95,11 @@ export interface FeedbackServiceOptions {
   store: Store;
   /** Refunds go through it. */
   ledger: CreditLedger;
+  /**
+   * Where the day's refund totals are added up: shared ones (Redis) when several processes take
+   * feedback for one store. @default MemoryCounters
+   */
+  counters?: Counters;
   /** Looks up the job a feedback names. */
   findJob: FindFeedbackJob;
   /** Caps, window and opted-out teams; defaults when omitted. */
@@ -110,6 +117,8 @@ const byJobRetentionMs = daysMs(31);
 const refundDayRetentionMs = daysMs(2);
 
 const teamKey = (team: string) => encodeURIComponent(team);
+/** A day's refund total among the counters. */
+const refundCounterKey = (dayKey: string) => `feedback-refunds:${dayKey}`;
 const jobIdSchema = z.uuid();
 
 /** A parsed body of either route, reduced to what both carry. */
@@ -122,9 +131,10 @@ type FeedbackInput = Omit<
  * Takes feedback on jobs and refunds credits for it.
  *
  * @remarks
- * Submissions go one at a time within this object, so two at once cannot both refund one job or
- * both pass the daily cap. The Store has no transactions across keys: processes sharing a store
- * must not each run a FeedbackService.
+ * Submissions go one at a time within this object. Across processes sharing a store, a job's
+ * feedback is one atomic `Store.claim` (a second one, wherever it lands, refunds nothing), and
+ * the day's refunds are one atomic add in the shared `Counters`, so two processes cannot both
+ * pass the daily cap.
  *
  * @example
  * const feedback = new FeedbackService({ store, ledger, findJob: (team, id) => records.get(team, id) });
@@ -133,6 +143,7 @@ type FeedbackInput = Omit<
 export class FeedbackService {
   readonly #store: Store;
   readonly #ledger: CreditLedger;
+  readonly #counters: Counters;
   readonly #findJob: FindFeedbackJob;
   readonly #settings: ResolvedFeedbackSettings;
   readonly #now: () => number;
@@ -147,6 +158,7 @@ export class FeedbackService {
     );
     this.#store = options.store;
     this.#ledger = options.ledger;
+    this.#counters = options.counters ?? new MemoryCounters();
     this.#findJob = options.findJob;
     this.#now = options.now ?? Date.now;
   }
@@ -251,13 +263,14 @@ export class FeedbackService {
 
     const cap = isSearch ? this.#settings.searchDailyRefundCap : this.#settings.dailyRefundCap;
     const dayKey = `${teamKey(team)}/${utcDay(now)}`;
-    const refundedToday = (await this.#store.get<number>(refundDaysNamespace, dayKey)) ?? 0;
     const byJobKey = `${teamKey(team)}/${endpoint}/${jobId}`;
-    const earlier = await this.#store.get<string>(byJobNamespace, byJobKey);
-    if (earlier !== undefined)
+    const feedbackId = timeOrderedId();
+    // One feedback per job, whichever process takes it: the marker is an atomic claim.
+    if (!(await this.#store.claim(byJobNamespace, byJobKey, feedbackId, byJobRetentionMs))) {
+      const refundedToday = await this.#refundedOn(dayKey);
       return {
         success: true,
-        feedbackId: earlier,
+        feedbackId: (await this.#store.get<string>(byJobNamespace, byJobKey)) ?? feedbackId,
         creditsRefunded: 0,
         creditsRefundedToday: refundedToday,
         dailyRefundCap: cap,
@@ -265,25 +278,24 @@ export class FeedbackService {
         alreadySubmitted: true,
         warning: 'Feedback was already submitted for this job; no additional refund issued.',
       };
+    }
 
     const wanted = refundFor(input.rating, job.creditsUsed);
-    const allowed = Math.min(wanted, Math.max(0, cap - refundedToday));
+    // The refund is counted before it is given, in one atomic add; what passed the cap is taken
+    // back: a stop between the writes can leave a team refunded less than it was told, never
+    // more than the cap.
+    const counted = wanted > 0 ? await this.#countRefund(dayKey, wanted, cap) : undefined;
+    const allowed = counted?.allowed ?? 0;
+    let refundedToday = counted?.total ?? (await this.#refundedOn(dayKey));
     const feedback: StoredFeedback = {
       ...input,
-      id: timeOrderedId(),
+      id: feedbackId,
       team,
       jobCredits: job.creditsUsed,
       creditsRefunded: allowed,
       createdAt: new Date(now).toISOString(),
     };
-    // The refund is counted before it is given: a stop between the writes can leave a team
-    // refunded less than it was told, never more than the cap.
     await this.#store.set(feedbackNamespace, feedback.id, feedback);
-    await this.#store.set(byJobNamespace, byJobKey, feedback.id, { ttlMs: byJobRetentionMs });
-    if (allowed > 0)
-      await this.#store.set(refundDaysNamespace, dayKey, refundedToday + allowed, {
-        ttlMs: refundDayRetentionMs,
-      });
     const given =
       allowed > 0
         ? await this.#ledger.refund(team, allowed, { endpoint, jobId, feedbackId: feedback.id })
@@ -292,11 +304,9 @@ export class FeedbackService {
       // The ledger gives back at most what the job was charged.
       feedback.creditsRefunded = given;
       await this.#store.set(feedbackNamespace, feedback.id, feedback);
-      await this.#store.set(refundDaysNamespace, dayKey, refundedToday + given, {
-        ttlMs: refundDayRetentionMs,
-      });
+      refundedToday = await this.#addRefunded(dayKey, given - allowed);
     }
-    const creditsRefundedToday = refundedToday + given;
+    const creditsRefundedToday = refundedToday;
     const dailyCapReached =
       (wanted > 0 && allowed < wanted) || (cap > 0 && creditsRefundedToday >= cap);
     return {
@@ -313,6 +323,39 @@ export class FeedbackService {
           }
         : {}),
     };
+  }
+
+  /** The day's refunds so far. */
+  async #refundedOn(dayKey: string): Promise<number> {
+    const shared = await this.#counters.read(refundCounterKey(dayKey));
+    return (
+      shared?.['refunded'] ?? (await this.#store.get<number>(refundDaysNamespace, dayKey)) ?? 0
+    );
+  }
+
+  /** Adds `credits` (negative: takes back) to the day's refunds; resolves the total after. */
+  async #addRefunded(dayKey: string, credits: number): Promise<number> {
+    const seed = (await this.#store.get<number>(refundDaysNamespace, dayKey)) ?? 0;
+    const totals = await this.#counters.add(
+      refundCounterKey(dayKey),
+      { refunded: credits },
+      { ttlMs: refundDayRetentionMs, seed: { refunded: seed } },
+    );
+    const total = totals['refunded'] ?? 0;
+    await this.#store.set(refundDaysNamespace, dayKey, total, { ttlMs: refundDayRetentionMs });
+    return total;
+  }
+
+  /** Counts `wanted` against the day's cap: what of it fits, and the day's total after. */
+  async #countRefund(
+    dayKey: string,
+    wanted: number,
+    cap: number,
+  ): Promise<{ allowed: number; total: number }> {
+    let total = await this.#addRefunded(dayKey, wanted);
+    const excess = Math.min(wanted, Math.max(0, total - cap));
+    if (excess > 0) total = await this.#addRefunded(dayKey, -excess);
+    return { allowed: wanted - excess, total };
   }
 }
 

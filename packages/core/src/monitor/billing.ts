@@ -1,24 +1,43 @@
 /**
- * What monitor checks cost: the monthly estimate a monitor shows, and charging a finished check
- * to the team (the credits ledger fits `MonitorCredits`).
+ * What monitor checks cost: the monthly estimate a monitor shows, the reservation a check runs
+ * within (each page takes its credits from it first), and settling a finished check with what
+ * it cost (the server's `Admission` fits `MonitorCredits`).
  */
-import { comparisonOf, creditsPerPage } from './comparison.ts';
+import type { Admission, AdmissionTicket } from '../credits/admission.ts';
+import { minuteMs } from '../internal/time.ts';
+import { comparisonOf, creditsPerPage, scrapedPagesCredits } from './comparison.ts';
 import type { MonitorRecord } from './records.ts';
 import { runsPerMonth } from './schedule.ts';
 import type { MonitorCheck } from './types.ts';
 
-/** How monitor checks are paid for; the credits ledger fits. */
-export interface MonitorCredits {
-  /** Whether the team may spend `credits` now. */
-  allows(team: string, credits?: number): Promise<boolean>;
-  /** Charges a finished check. */
-  debit(
-    team: string,
-    credits: number,
-    reference: { endpoint: 'monitor'; jobId?: string },
-  ): Promise<unknown>;
-  /** Credits of `units` pages of monitor checks (default: one each). */
-  cost?(endpoint: 'monitor', units: number): number;
+/** How monitor checks are paid for: admission (its prices, and a reservation per check). */
+export type MonitorCredits = Pick<Admission, 'allows' | 'admit' | 'cost'>;
+
+/** A check's reservation lasts as long as a check may run; a dead worker's lapses then. */
+const checkLeaseMs = 60 * minuteMs;
+
+/**
+ * Reserves a check's credits before it runs: its estimate, or what the team has left (at least
+ * one page). Undefined when the checks are free; 'refused' when the team cannot pay one page.
+ */
+export async function admitCheck(
+  credits: MonitorCredits | undefined,
+  monitor: MonitorRecord,
+  check: MonitorCheck,
+): Promise<AdmissionTicket | 'refused' | undefined> {
+  if (!credits) return undefined;
+  const admitted = await credits.admit(monitor.team, {
+    credits: Math.max(check.estimatedCredits ?? 0, pageTake(credits, monitor)),
+    atLeast: pageTake(credits, monitor),
+    id: check.id,
+    leaseMs: checkLeaseMs,
+  });
+  return 'reason' in admitted ? 'refused' : admitted;
+}
+
+/** What a page of `monitor` takes from its check's reservation. */
+export function pageTake(credits: MonitorCredits, monitor: MonitorRecord): number {
+  return credits.cost('monitor', scrapedPagesCredits(monitor, 1));
 }
 
 /** Pages a crawl target counts for, before its first check, when it sets no limit. */
@@ -48,7 +67,7 @@ export function estimateMonthlyCredits(
         : (record.pagesSeen?.[target.id] ?? target.crawlOptions?.limit ?? defaultCrawlEstimate);
     perRun += pages * rate;
   }
-  return runs * (credits?.cost?.('monitor', perRun) ?? perRun);
+  return runs * (credits?.cost('monitor', perRun) ?? perRun);
 }
 
 /** The credits one run is expected to cost, from the monthly estimate. */
@@ -57,20 +76,20 @@ export function estimatedCreditsPerRun(record: MonitorRecord): number {
 }
 
 /**
- * Charges a finished check to `team`: `confirmed` when debited, `released` when it cost nothing,
+ * Settles a finished check's ticket: `confirmed` when debited, `released` when it cost nothing,
  * `failed` when the debit failed (told to `warn`). Unbilled checks come back as they are.
  */
 export async function chargeCheck(
   credits: MonitorCredits | undefined,
-  team: string,
+  ticket: AdmissionTicket | undefined,
   check: MonitorCheck,
   warn: (message: string, error?: unknown) => void,
 ): Promise<MonitorCheck> {
-  if (!credits) return check;
-  if (!check.actualCredits) return { ...check, billingStatus: 'released' };
+  if (!credits || !ticket) return check;
   try {
-    const cost = credits.cost?.('monitor', check.actualCredits) ?? check.actualCredits;
-    await credits.debit(team, cost, { endpoint: 'monitor', jobId: check.id });
+    const cost = credits.cost('monitor', check.actualCredits ?? 0);
+    await ticket.settle({ monitor: cost });
+    if (!check.actualCredits) return { ...check, billingStatus: 'released' };
     return { ...check, billingStatus: 'confirmed' };
   } catch (error) {
     warn(`charging check ${check.id} failed`, error);

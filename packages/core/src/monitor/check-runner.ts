@@ -20,8 +20,10 @@ import { Semaphore } from '../internal/semaphore.ts';
 import { Baselines } from './baselines.ts';
 import type { CheckLeases } from './check-leases.ts';
 import {
+  admitCheck,
   chargeCheck,
   estimatedCreditsPerRun,
+  pageTake,
   estimateMonthlyCredits,
   type MonitorCredits,
 } from './billing.ts';
@@ -269,6 +271,13 @@ export class CheckRunner {
         if (record) await records.putCheck(stopped);
         return stopped;
       }
+      // The check's credits are reserved where it runs; each page takes from them first.
+      const ticket = await admitCheck(this.#options.credits, record, queued);
+      if (ticket === 'refused') {
+        const refused = failedCheck(queued, 'Insufficient credits to run a monitor check.');
+        await records.putCheck(refused);
+        return refused;
+      }
       const startedAt = new Date().toISOString();
       const running: MonitorCheck = {
         ...queued,
@@ -285,24 +294,25 @@ export class CheckRunner {
       });
       let run;
       try {
+        const credits = this.#options.credits;
+        const take = credits && ticket ? pageTake(credits, record) : 0;
         run = await runCheck(
-          this.#checkContext(signal, record.team),
+          {
+            ...this.#checkContext(signal, record.team),
+            ...(ticket ? { takePage: () => ticket.take(take) } : {}),
+          },
           this.#options.publicMonitor(record),
           running,
           (next) => records.putCheck(next),
         );
       } catch (error) {
+        await ticket?.settle().catch(() => 0);
         await new Baselines(records).discard(monitorId, running.id);
         const failed = failedCheck(running, toTrawlError(error).message);
         await records.putCheck(failed);
         return failed;
       }
-      const final = await chargeCheck(
-        this.#options.credits,
-        record.team,
-        run.check,
-        this.#options.warn,
-      );
+      const final = await chargeCheck(this.#options.credits, ticket, run.check, this.#options.warn);
       if (final !== run.check) await records.putCheck(final);
       await queue.run(monitorId, async () => {
         const current = await records.getMonitor(monitorId);

@@ -31,7 +31,16 @@ export interface CheckContext {
   signal: AbortSignal;
   /** Reports what a check could not do that is not a page error (a judge failing). */
   warn?: (message: string) => void;
+  /**
+   * Takes a page's credits from the check's reservation before the page is scraped: false when
+   * the team cannot pay for it (the page is not scraped). Unset: checks are free.
+   */
+  takePage?: () => Promise<boolean>;
 }
+
+/** A page the check's credits could not pay for. */
+export const outOfCreditsError =
+  'Insufficient credits: the page was not checked (the team has no credits left).';
 
 /** One running check. */
 export class CheckSession {

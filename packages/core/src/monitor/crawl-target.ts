@@ -8,7 +8,7 @@ import type { EngineContext } from '../config.ts';
 import { sitemapIssuePrefix } from '../crawl/crawl-plan.ts';
 import { crawl } from '../crawl/index.ts';
 import { MemoryStore } from '../defaults/memory-store.ts';
-import type { CheckSession } from './check-session.ts';
+import { outOfCreditsError, type CheckSession } from './check-session.ts';
 import { classifyPage, withJson } from './classify.ts';
 import { comparisonOf, pageOptions } from './comparison.ts';
 import type { MonitorCrawlTarget } from './types.ts';
@@ -38,10 +38,17 @@ export async function runCrawlTarget(
   const result = check.targetResults.find((entry) => entry.targetId === target.id);
   if (result?.type === 'crawl') result.crawlId = job.id;
   const seen = new Set<string>();
+  let unpaid = false;
   for await (const document of job) {
     if (context.signal.aborted) break;
     const url = document.metadata.sourceURL;
     seen.add(url);
+    // A page scraped past the check's credits is neither shown nor charged: the crawl stops.
+    if (unpaid || (context.takePage && !(await context.takePage()))) {
+      if (!unpaid) void job.cancel();
+      unpaid = true;
+      continue;
+    }
     await classifyPage(
       session,
       target,
@@ -51,6 +58,10 @@ export async function runCrawlTarget(
   }
   const done = await job.done;
   context.signal.removeEventListener('abort', cancel);
+  if (unpaid) {
+    session.targetErrors.push(`crawl of ${target.url} stopped: ${outOfCreditsError}`);
+    return;
+  }
   for (const failure of (await job.errors()).errors) {
     // A denied start URL is the crawl's scope at work, and an unreadable sitemap is how the
     // crawl looks for pages: neither is a page of the site failing.

@@ -8,7 +8,7 @@ import { resolveOptions } from '../internal/resolved.ts';
 import { eachLimited } from '../internal/semaphore.ts';
 import { scrape } from '../scrape/index.ts';
 import { scrapeOptionsSchema } from '../scrape/options.ts';
-import type { CheckSession } from './check-session.ts';
+import { outOfCreditsError, type CheckSession } from './check-session.ts';
 import { classifyPage, withJson, type Outcome } from './classify.ts';
 import { comparisonOf, pageOptions } from './comparison.ts';
 import type { MonitorScrapeTarget } from './types.ts';
@@ -31,6 +31,14 @@ export async function runScrapeTarget(
     if (context.signal.aborted) return;
     let outcome: Outcome;
     try {
+      if (context.takePage && !(await context.takePage())) {
+        await classifyPage(session, target, comparison, {
+          url,
+          error: outOfCreditsError,
+          statusCode: null,
+        });
+        return;
+      }
       const document = await scrape(url, options, engine);
       const code = document.metadata.statusCode;
       outcome =

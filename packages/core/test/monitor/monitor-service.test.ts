@@ -17,7 +17,7 @@ import {
   type MonitorCreateInput,
   type Notifier,
 } from '@trawl/core';
-import { CreditLedger } from '@trawl/core/server';
+import { Admission, CreditLedger } from '@trawl/core/server';
 import { startChangingSite } from '../../../../test/fixture-site/changing-site.ts';
 import { openMonitorFixture } from './monitor-fixture.ts';
 
@@ -827,7 +827,7 @@ describe('the scheduler', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-monitor-credits-'));
     const own = new SqliteStore({ path: join(dir, 'trawl.db') });
     const ledger = new CreditLedger(own, { perTeam: 2, prices: { monitor: 1 } });
-    const paid = new MonitorService({ store: own, config, credits: ledger });
+    const paid = new MonitorService({ store: own, config, credits: new Admission(ledger) });
     try {
       const monitor = await paid.create(scrapeMonitor([page('p1'), page('p2')]));
       const started = await paid.run(monitor.id);

@@ -2,8 +2,9 @@
  * The server's agent runs (issue 20): each is a job kept in the Store as it goes — its record,
  * and the run's state after every step — so `GET /v2/agent/{id}` and the trace outlive the
  * request, and a server killed mid-run resumes it at its next start from the last step (or fails
- * it with a clear error when the configured model cannot resume it). Credits are charged when a
- * run ends, at the ledger's prices (searches, maps, pages, and tokens through the token meter);
+ * it with a clear error when the configured model cannot resume it). A run is admitted with its
+ * credit budget reserved, and its ticket settled when it ends, at admission's prices (searches,
+ * maps, pages, and the tokens the ticket metered);
  * webhooks `agent.started`, `agent.action`, `agent.completed`, `agent.failed` and
  * `agent.cancelled` go out with the envelope of the other jobs.
  */
@@ -20,8 +21,7 @@ import {
   type SearchProvider,
   type Store,
 } from '@trawl/core';
-import { dayMs, type CreditLedger } from '@trawl/core/server';
-import type { TokenMeter, TokenUsageBook } from './llm-usage.ts';
+import { dayMs, type Admission, type AdmissionTicket } from '@trawl/core/server';
 import type { RequestRecords } from './records.ts';
 import type { WebhookConfig, WebhookSender } from './webhooks.ts';
 
@@ -57,8 +57,7 @@ export interface AgentJobsContext {
   store: Store;
   config: EngineConfig;
   llm: LlmProvider | undefined;
-  ledger: CreditLedger;
-  tokens: TokenUsageBook;
+  admission: Admission;
   records: RequestRecords;
   webhooks: WebhookSender;
   providers: readonly SearchProvider[];
@@ -145,10 +144,14 @@ export class AgentJobs {
   }
 
   #run(record: AgentRecord): void {
-    const { store, config, llm, ledger, tokens, providers } = this.#context;
+    const { store, config, llm, admission, providers } = this.#context;
     const abort = new AbortController();
     this.#running.set(record.id, { record, abort });
-    const meter = tokens.meter(record.team, record.id);
+    // The run's reservation has its id, whichever process admitted it.
+    const meter = admission.ticket(record.team, record.id, {
+      callsModel: true,
+      leaseMs: agentRetentionMs,
+    });
     // Tokens of the steps before a restart are charged with the rest, at the end.
     if (record.state && record.state.usage.inputTokens + record.state.usage.outputTokens > 0)
       meter.onLlmUsage(record.state.usage);
@@ -162,7 +165,7 @@ export class AgentJobs {
           team: record.team,
           signal: abort.signal,
           providers,
-          prices: ledger.prices,
+          prices: admission.prices,
           runId: record.id,
           ...(llm ? { llm, onLlmUsage: meter.onLlmUsage } : {}),
           ...(record.state ? { resume: record.state } : {}),
@@ -200,27 +203,19 @@ export class AgentJobs {
     record: AgentRecord,
     result: AgentResult | undefined,
     failure: string | undefined,
-    meter: TokenMeter,
+    ticket: AdmissionTicket,
   ): Promise<void> {
-    const { ledger } = this.#context;
+    const { admission } = this.#context;
     const spend = record.state?.spend ?? { searches: 0, maps: 0, pages: 0 };
-    let workCredits = 0;
-    for (const [endpoint, units] of [
-      ['search', spend.searches],
-      ['map', spend.maps],
-      ['scrape', spend.pages],
-    ] as const) {
-      const credits = ledger.cost(endpoint, units);
-      if (credits === 0) continue;
-      workCredits += credits;
-      await ledger
-        .debit(record.team, credits, { endpoint, jobId: record.id })
-        .catch((error: unknown) =>
-          this.#context.log(`agent ${record.id}: credits not charged`, error),
-        );
-    }
-    const tokenCredits = await meter.settle().catch(() => 0);
-    record.creditsUsed = workCredits + tokenCredits;
+    const charges = {
+      search: admission.cost('search', spend.searches),
+      map: admission.cost('map', spend.maps),
+      scrape: admission.cost('scrape', spend.pages),
+    };
+    record.creditsUsed = await ticket.settle(charges).catch((error: unknown) => {
+      this.#context.log(`agent ${record.id}: credits not charged`, error);
+      return 0;
+    });
     if (record.status !== 'cancelled') {
       if (result?.status === 'completed') {
         record.status = 'completed';

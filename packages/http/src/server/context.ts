@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import {
   InProcessQueue,
+  MemoryCounters,
   type Counters,
   type EngineConfig,
   type EngineContext,
@@ -14,11 +15,18 @@ import {
   type SearchProvider,
   type Store,
 } from '@trawl/core';
-import { CreditLedger, type CreditLedgerOptions, type FeedbackSettings } from '@trawl/core/server';
+import {
+  Admission,
+  type AdmissionTicket,
+  CreditLedger,
+  FeedbackService,
+  type CreditLedgerOptions,
+  type FeedbackSettings,
+} from '@trawl/core/server';
 import type { ApiKeys } from './auth.ts';
 import { JobRegistry } from './jobs.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
-import { TokenUsageBook, type TokenMeter } from './llm-usage.ts';
+import { TokenUsageBook } from './llm-usage.ts';
 import type { MonitorServerSettings } from './monitor-settings.ts';
 import { RequestRecords } from './records.ts';
 import { WebhookOutboxDrain, WebhookSender, type WebhookSettings } from './webhooks.ts';
@@ -43,8 +51,8 @@ export interface ServerOptions {
   /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
   monitors?: MonitorServerSettings;
   /**
-   * Where the team limits are counted when several processes must share them (Redis); unset:
-   * in this process.
+   * Where the team limits are counted; shared ones (Redis) when several processes must share
+   * them. @default MemoryCounters: in this process
    */
   counters?: Counters;
   /** Per-team limits; each off when 0 or unset. */
@@ -75,7 +83,12 @@ export interface ServerContext {
   keys: ApiKeys;
   /** The model of the LLM formats, prompts and extract; undefined when none is configured. */
   llm: LlmProvider | undefined;
+  /** The credits ledger: read by the usage routes and feedback; work is charged via admission. */
   ledger: CreditLedger;
+  /** Admission and billing: every route's work is admitted, reserved and settled here. */
+  admission: Admission;
+  /** Feedback on finished work, and its refunds. */
+  feedback: FeedbackService;
   records: RequestRecords;
   webhooks: WebhookSender;
   /** Delivers what the outbox holds and no live process does; `trawl serve` starts it. */
@@ -90,13 +103,17 @@ export interface ServerContext {
   searchProviders: readonly SearchProvider[];
   /** `http(s)://host` of a request, for the absolute URLs answers carry. */
   base(request: FastifyRequest): string;
-  /** The LLM context of a request's work (`id` names it in the token book). */
+  /**
+   * The LLM context of work outside any reservation (a crawl's prompt, a page unit of a job
+   * driven elsewhere), charged as `id` when settled.
+   */
   metered(team: string, id: string): MeteredLlm;
 }
 
 /** Builds the services of a server from its options. */
 export function serverContext(options: ServerOptions): ServerContext {
   const { store, config } = options;
+  const counters = options.counters ?? new MemoryCounters();
   const teamCredits = options.limits?.teamCredits;
   const ledger = new CreditLedger(
     store,
@@ -104,33 +121,42 @@ export function serverContext(options: ServerOptions): ServerContext {
       ...(teamCredits === undefined ? {} : { perTeam: teamCredits }),
       ...(options.creditPrices ? { prices: options.creditPrices } : {}),
     },
-    options.counters,
+    counters,
   );
   const webhooks = new WebhookSender(store, {
     allowPrivateTargets: config.allowPrivateAddresses,
     ...options.webhooks,
   });
   const llm = options.llm ?? options.monitors?.llm;
-  const tokens = new TokenUsageBook(store, ledger, options.llmDailyTokens, options.counters);
+  const tokens = new TokenUsageBook(store, options.llmDailyTokens, counters);
+  const admission = new Admission(ledger, tokens);
   const records = new RequestRecords(store);
-  // Token meters of running jobs, settled (charged) when the job ends.
-  const jobMeters = new Map<string, TokenMeter>();
+  const metered = (team: string, id: string): MeteredLlm => {
+    const ticket = admission.ticket(team, crypto.randomUUID());
+    return {
+      context: llm ? { llm, onLlmUsage: ticket.onLlmUsage } : {},
+      meter: { settle: () => ticket.settle({}, { jobId: id }) },
+    };
+  };
+  // Tickets of the jobs this process drives: their tokens and pages are settled when they end.
+  const jobTickets = new Map<string, AdmissionTicket>();
+  const jobTicket = (team: string, jobId: string) => {
+    const ticket = jobTickets.get(jobId) ?? admission.ticket(team, jobId);
+    jobTickets.set(jobId, ticket);
+    return ticket;
+  };
   const queue = options.queue ?? new InProcessQueue();
   const jobs = new JobRegistry(store, config, queue, {
-    engineContext: (team, jobId) => {
-      if (!llm) return {};
-      const meter = jobMeters.get(jobId) ?? tokens.meter(team, jobId);
-      jobMeters.set(jobId, meter);
-      return { llm, onLlmUsage: meter.onLlmUsage };
-    },
-    pageContext: (team, jobId) => tokens.metered(llm, team, jobId),
-    // A crawl's pages are charged when it ends (it was capped to the credits left when it began).
+    engineContext: (team, jobId) =>
+      llm ? { llm, onLlmUsage: jobTicket(team, jobId).onLlmUsage } : {},
+    pageContext: metered,
+    // A job's pages are charged when it ends, within what it reserved when it began.
     onFinished: async (owner, summary) => {
-      await jobMeters.get(owner.id)?.settle();
-      jobMeters.delete(owner.id);
+      const ticket = jobTicket(owner.team, owner.id);
+      jobTickets.delete(owner.id);
       const endpoint = owner.kind === 'crawl' ? 'crawl' : 'batch_scrape';
-      const cost = ledger.cost(endpoint, summary.progress.scraped);
-      await ledger.debit(owner.team, cost, { endpoint, jobId: owner.id });
+      const cost = admission.cost(endpoint, summary.progress.scraped);
+      await ticket.settle({ [endpoint]: cost });
       await records.finish(owner.id, {
         status: summary.status,
         creditsUsed: cost,
@@ -152,18 +178,26 @@ export function serverContext(options: ServerOptions): ServerContext {
     keys: options.keys,
     llm,
     ledger,
+    admission,
+    feedback: new FeedbackService({
+      store,
+      ledger,
+      counters,
+      findJob: (team, id) => records.get(team, id),
+      ...(options.feedback ? { settings: options.feedback } : {}),
+    }),
     records,
     webhooks,
     webhookDrain: new WebhookOutboxDrain(webhooks),
     jobs,
     queue,
     tokens,
-    rate: new RateLimiter(options.limits?.ratePerMinute ?? 0, options.counters),
-    concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0, options.counters),
+    rate: new RateLimiter(options.limits?.ratePerMinute ?? 0, counters),
+    concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0, counters),
     idempotency: new IdempotencyKeys(store),
     limits: options.limits ?? {},
     searchProviders: options.searchProviders ?? [],
     base: (request) => `${request.protocol}://${request.host}`,
-    metered: (team, id) => tokens.metered(llm, team, id),
+    metered,
   };
 }

@@ -104,24 +104,29 @@ export class JobRegistry {
     this.#hooks = hooks;
   }
 
-  /** Starts a crawl for `team`. @throws BAD_REQUEST / INVALID_URL for bad options */
+  /**
+   * Starts a crawl for `team`; `id`: the job's id (its admission ticket's, so the process that
+   * finishes it settles the reservation). @throws BAD_REQUEST / INVALID_URL for bad options
+   */
   startCrawl(
     team: string,
     url: string,
     options: CrawlOptions | ResolvedCrawlOptions,
     webhook?: WebhookConfig,
+    id: string = crypto.randomUUID(),
   ): Promise<Job> {
-    return this.#start(team, options, webhook, { kind: 'crawl', url, options });
+    return this.#start(team, options, webhook, { kind: 'crawl', url, options }, id);
   }
 
-  /** Starts a batch scrape for `team`; `invalidURLs` lists what was skipped. */
+  /** Starts a batch scrape for `team`; `invalidURLs` lists what was skipped. `id` as above. */
   startBatch(
     team: string,
     urls: string[],
     options: BatchScrapeOptions | ResolvedBatchScrapeOptions,
     webhook?: WebhookConfig,
+    id: string = crypto.randomUUID(),
   ): Promise<Job & { invalidURLs: string[] }> {
-    return this.#start(team, options, webhook, { kind: 'batch', urls, options });
+    return this.#start(team, options, webhook, { kind: 'batch', urls, options }, id);
   }
 
   /**
@@ -157,8 +162,8 @@ export class JobRegistry {
     options: object,
     webhook: WebhookConfig | undefined,
     submission: Parameters<typeof submitJob>[0],
+    id: string,
   ): Promise<Job & { invalidURLs: string[] }> {
-    const id = crypto.randomUUID();
     const record = await submitJob(submission, {
       store: this.#store,
       config: this.#config,

@@ -1,14 +1,14 @@
 /**
  * Per-team limits of the server: a request rate per minute (429 with Retry-After) and a number of
  * scrapes at once (beyond it scrapes wait their turn and say so in their metadata). Each is off
- * unless configured. Without shared `Counters` they are counted in memory, per process; with
- * them (Redis, `TRAWL_REDIS_URL`) every process pointing at the same Redis counts one limit.
- * Credits (402 once spent) are core's CreditLedger, kept in the store so a restart does not
- * refill them.
+ * unless configured. They are counted in `Counters`: in memory, per process, by default; in
+ * Redis (`TRAWL_REDIS_URL`) every process pointing at the same Redis counts one limit. Credits
+ * (402 once spent) are core's Admission over its CreditLedger, kept in the store so a restart
+ * does not refill them.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Counters, Store } from '@trawl/core';
+import { MemoryCounters, type Counters, type Store } from '@trawl/core';
 import { dayMs, Semaphore } from '@trawl/core/server';
 
 /** How the hosted service groups routes for its rate limiter. */
@@ -28,11 +28,10 @@ const teamKey = (team: string) => encodeURIComponent(team);
 /** Fixed one-minute windows per team and mode. */
 export class RateLimiter {
   readonly #perMinute: number;
-  readonly #windows = new Map<string, { start: number; count: number }>();
-  readonly #counters: Counters | undefined;
+  readonly #counters: Counters;
 
-  /** `counters`: count in them (shared by processes) rather than in this process. */
-  constructor(perMinute: number, counters?: Counters) {
+  /** `counters`: where the windows are counted (shared ones count for every process). */
+  constructor(perMinute: number, counters: Counters = new MemoryCounters()) {
     this.#perMinute = perMinute;
     this.#counters = counters;
   }
@@ -40,32 +39,12 @@ export class RateLimiter {
   /** Counts a request; a refusal when the team is over its rate for this mode. */
   async take(team: string, mode: RateMode, now = Date.now()): Promise<RateRefusal | undefined> {
     if (this.#perMinute <= 0) return undefined;
-    if (this.#counters) {
-      const hit = await this.#counters.hit(
-        `rate:${teamKey(team)}:${mode}`,
-        this.#perMinute,
-        windowMs,
-      );
-      return hit.allowed ? undefined : refusal(hit.count, now + hit.resetInMs, now);
-    }
-    const key = `${team}\u0000${mode}`;
-    let window = this.#windows.get(key);
-    if (!window || now - window.start >= windowMs) {
-      window = { start: now, count: 0 };
-      this.#windows.set(key, window);
-      if (this.#windows.size > 10_000) this.#sweep(now);
-    }
-    if (window.count < this.#perMinute) {
-      window.count += 1;
-      return undefined;
-    }
-    return refusal(window.count, window.start + windowMs, now);
-  }
-
-  #sweep(now: number): void {
-    for (const [key, window] of this.#windows) {
-      if (now - window.start >= windowMs) this.#windows.delete(key);
-    }
+    const hit = await this.#counters.hit(
+      `rate:${teamKey(team)}:${mode}`,
+      this.#perMinute,
+      windowMs,
+    );
+    return hit.allowed ? undefined : refusal(hit.count, now + hit.resetInMs, now);
   }
 }
 
@@ -90,18 +69,17 @@ const slotPollMs = { first: 25, last: 250 };
 export class TeamConcurrency {
   readonly #limit: number;
   readonly #teams = new Map<string, { running: number; slots: Semaphore }>();
-  readonly #counters: Counters | undefined;
+  readonly #counters: Counters;
 
-  /** `counters`: hold the slots in them (shared by processes) besides in this process. */
-  constructor(limit: number, counters?: Counters) {
+  /** `counters`: hold the slots in them (shared ones count for every process) besides here. */
+  constructor(limit: number, counters: Counters = new MemoryCounters()) {
     this.#limit = limit;
     this.#counters = counters;
   }
 
   /** Number of the team's scrapes running now (in every process, when shared). */
   async running(team: string): Promise<number> {
-    if (this.#counters && this.#limit > 0)
-      return this.#counters.held(`concurrency:${teamKey(team)}`);
+    if (this.#limit > 0) return this.#counters.held(`concurrency:${teamKey(team)}`);
     return this.#teams.get(team)?.running ?? 0;
   }
 
@@ -122,7 +100,7 @@ export class TeamConcurrency {
     try {
       // This process's waiters line up first (in arrival order); the head then waits for a
       // slot that every process counts.
-      if (this.#counters && this.#limit > 0) {
+      if (this.#limit > 0) {
         const key = `concurrency:${teamKey(team)}`;
         const slot = await this.#sharedSlot(key);
         waits ||= slot.waited;
@@ -146,7 +124,7 @@ export class TeamConcurrency {
       state.running -= 1;
       if (shared) {
         clearInterval(shared.renewing);
-        await this.#counters?.release(shared.key, shared.slot).catch(() => undefined);
+        await this.#counters.release(shared.key, shared.slot).catch(() => undefined);
       }
       state.slots.release();
       if (state.running === 0 && state.slots.waiting === 0) this.#teams.delete(team);
@@ -155,7 +133,7 @@ export class TeamConcurrency {
 
   /** Polls the shared counters until a slot is free; resolves its id and whether it waited. */
   async #sharedSlot(key: string): Promise<{ id: string; waited: boolean }> {
-    const counters = this.#counters as Counters;
+    const counters = this.#counters;
     let pollMs = slotPollMs.first;
     for (let waited = false; ; waited = true) {
       const id = await counters.acquire(key, this.#limit, slotLeaseMs);

@@ -1,18 +1,11 @@
 /**
- * LLM tokens per team (issue 18): every call's tokens are added to the team's day in the Store,
- * charged to the credits ledger at the `llm_tokens` price (per 1,000 tokens, rounded up per
- * request or job), capped per day when the operator sets a cap (429 with Retry-After until
- * midnight UTC), and reported by the SDK's usage endpoints.
+ * LLM tokens per team: every piece of work's tokens are added to the team's day in the Store,
+ * capped per day when the operator sets a cap (admission reserves under it: 429 with
+ * Retry-After until midnight UTC), and reported by the SDK's usage endpoints. Their credits
+ * (`llm_tokens` per started 1,000) are charged by admission's ticket.
  */
-import {
-  scanStore,
-  type Counters,
-  type EngineContext,
-  type LlmProvider,
-  type LlmUsage,
-  type Store,
-} from '@trawl/core';
-import { daysMs, type CreditLedger } from '@trawl/core/server';
+import { MemoryCounters, scanStore, type Counters, type Store } from '@trawl/core';
+import { daysMs, type TokenAllowance } from '@trawl/core/server';
 import { Refusal } from './errors.ts';
 
 const daysNamespace = 'llm-token-days';
@@ -50,80 +43,49 @@ export function asksModel(body: unknown): boolean {
 /** Reported as remaining tokens when no cap is set (unlimited). */
 const unlimitedTokens = 2 ** 31 - 1;
 
-/** What a running request or job reports its tokens through. */
-export interface TokenMeter {
-  /** Pass as `onLlmUsage` in the engine context. */
-  onLlmUsage: (usage: LlmUsage) => void;
-  /** Tokens so far. */
-  readonly tokens: number;
-  /** Records the tokens on the team's day and charges them; resolves with the credits charged. */
-  settle(): Promise<number>;
-}
-
-/** Token usage of the teams. */
-export class TokenUsageBook {
+/** Token usage of the teams: admission's token allowance. */
+export class TokenUsageBook implements TokenAllowance {
   readonly #store: Store;
-  readonly #ledger: CreditLedger;
   readonly #dailyCap: number | undefined;
-  readonly #counters: Counters | undefined;
+  readonly #counters: Counters;
   #writes: Promise<unknown> = Promise.resolve();
 
   /**
    * `dailyCap`: LLM tokens a team may use per UTC day; undefined: no cap. `counters`: where the
-   * day totals are added up when several processes (workers) spend tokens at once; the store
-   * keeps a copy that seeds them again.
+   * day totals are added up (shared ones when several processes, workers, spend tokens at
+   * once); the store keeps a copy that seeds them again.
    */
-  constructor(store: Store, ledger: CreditLedger, dailyCap?: number, counters?: Counters) {
+  constructor(store: Store, dailyCap?: number, counters: Counters = new MemoryCounters()) {
     this.#store = store;
-    this.#ledger = ledger;
     this.#dailyCap = dailyCap;
     this.#counters = counters;
   }
 
   /**
-   * The engine context of one request's LLM work (the model and its meter; nothing without a
-   * model), and the meter that charges it when settled.
+   * Reserves a token of today's cap for a piece of work, atomically against what the team used
+   * and every other work in flight: the refusal (429) once the cap is used up.
    */
-  metered(
-    llm: LlmProvider | undefined,
-    team: string,
-    jobId: string,
-  ): { meter: TokenMeter; context: Pick<EngineContext, 'llm' | 'onLlmUsage'> } {
-    const meter = this.meter(team, jobId);
-    return { meter, context: llm ? { llm, onLlmUsage: meter.onLlmUsage } : {} };
-  }
-
-  /** A meter for one request or job of `team`, charged as `jobId`. */
-  meter(team: string, jobId: string): TokenMeter {
-    const total = { inputTokens: 0, outputTokens: 0, calls: 0 };
-    let settled = false;
-    const settle = async () => {
-      if (settled || total.calls === 0) return 0;
-      settled = true;
-      const tokens = total.inputTokens + total.outputTokens;
-      await this.#add(team, total);
-      const credits = this.#ledger.cost('llm_tokens', Math.ceil(tokens / 1000));
-      await this.#ledger.debit(team, credits, { endpoint: 'llm_tokens', jobId });
-      return credits;
-    };
-    return {
-      onLlmUsage: (usage) => {
-        total.inputTokens += usage.inputTokens;
-        total.outputTokens += usage.outputTokens;
-        total.calls += 1;
-      },
-      get tokens() {
-        return total.inputTokens + total.outputTokens;
-      },
-      settle,
-    };
-  }
-
-  /** The 429 to throw when the team has used its tokens of the day, else undefined. */
-  async refusal(team: string): Promise<Refusal | undefined> {
+  async reserve(team: string, id: string, leaseMs: number): Promise<Refusal | undefined> {
     if (this.#dailyCap === undefined) return undefined;
-    const used = await this.#usedOn(team, new Date());
-    if (used < this.#dailyCap) return undefined;
+    const day = dayOf(new Date());
+    const taken = await this.#counters.reserve(
+      sharedDayKey(team, day),
+      id,
+      1,
+      { weights: { inputTokens: 1, outputTokens: 1 }, max: this.#dailyCap },
+      { leaseMs, ttlMs: dayRetentionMs, seed: { ...(await this.#storedDay(team, day)) } },
+    );
+    return taken ? undefined : this.#refusal();
+  }
+
+  /** Puts a work's tokens on the team's day and drops its reservation. */
+  async settle(team: string, id: string, usage: DayUsage | undefined): Promise<void> {
+    if (usage) await this.#add(team, usage);
+    await this.#counters.unreserve(sharedDayKey(team, dayOf(new Date())), id);
+  }
+
+  /** The 429 of a team that used its tokens of the day. */
+  #refusal(): Refusal {
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const retryAfterSeconds = Math.ceil((midnight - now.getTime()) / 1000);
@@ -169,15 +131,24 @@ export class TokenUsageBook {
 
   async #usedOn(team: string, date: Date): Promise<number> {
     const day =
-      (await this.#sharedDay(team, dayOf(date))) ??
-      (await this.#store.get<DayUsage>(daysNamespace, dayKey(team, dayOf(date))));
-    return day ? day.inputTokens + day.outputTokens : 0;
+      (await this.#sharedDay(team, dayOf(date))) ?? (await this.#storedDay(team, dayOf(date)));
+    return day.inputTokens + day.outputTokens;
   }
 
-  /** A day's totals among the shared counters: they lead the store's copy while they live. */
+  /** A day's totals among the counters: they lead the store's copy while they live. */
   async #sharedDay(team: string, day: string): Promise<DayUsage | undefined> {
-    const shared = await this.#counters?.read(sharedDayKey(team, day));
+    const shared = await this.#counters.read(sharedDayKey(team, day));
     return shared && asDayUsage(shared);
+  }
+
+  async #storedDay(team: string, day: string): Promise<DayUsage> {
+    return (
+      (await this.#store.get<DayUsage>(daysNamespace, dayKey(team, day))) ?? {
+        inputTokens: 0,
+        outputTokens: 0,
+        calls: 0,
+      }
+    );
   }
 
   /**
@@ -188,27 +159,14 @@ export class TokenUsageBook {
     const write = this.#writes.then(async () => {
       const day = dayOf(new Date());
       const key = dayKey(team, day);
-      const stored = (await this.#store.get<DayUsage>(daysNamespace, key)) ?? {
-        inputTokens: 0,
-        outputTokens: 0,
-        calls: 0,
-      };
-      const totals = this.#counters
-        ? asDayUsage(
-            await this.#counters.add(
-              sharedDayKey(team, day),
-              { ...usage },
-              {
-                ttlMs: dayRetentionMs,
-                seed: { ...stored },
-              },
-            ),
-          )
-        : {
-            inputTokens: stored.inputTokens + usage.inputTokens,
-            outputTokens: stored.outputTokens + usage.outputTokens,
-            calls: stored.calls + usage.calls,
-          };
+      const stored = await this.#storedDay(team, day);
+      const totals = asDayUsage(
+        await this.#counters.add(
+          sharedDayKey(team, day),
+          { ...usage },
+          { ttlMs: dayRetentionMs, seed: { ...stored } },
+        ),
+      );
       await this.#store.set(daysNamespace, key, totals, { ttlMs: dayRetentionMs });
     });
     this.#writes = write.catch(() => undefined);

@@ -1,7 +1,7 @@
 /**
  * The monitors of a server, built the same way by `trawl serve` (its routes and scheduler) and
  * `trawl worker` (the checks handed to it): over the server's store and queue, with the webhook
- * notifier, the configured e-mail notifier and LLM, and the credits ledger.
+ * notifier, the configured e-mail notifier and LLM, and admission (credits).
  */
 import { MonitorService, WebhookNotifier } from '@trawl/core';
 import type { ServerContext } from './context.ts';
@@ -23,7 +23,7 @@ export function serverMonitors(
     config: server.config,
     notifiers: [new WebhookNotifier(server.webhooks), ...(settings?.notifiers ?? [])],
     ...(settings?.llm ? { llm: settings.llm } : {}),
-    credits: server.ledger,
+    credits: server.admission,
     searchProviders: server.searchProviders,
     queue: server.queue,
     onWarning,

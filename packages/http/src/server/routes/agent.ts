@@ -11,7 +11,8 @@ import { ValidationError, type AgentOptions } from '@trawl/core';
 import { parseOrThrow, prepareAgent } from '@trawl/core/server';
 import { z } from 'zod';
 import { AgentJobs, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
-import { outOfCredits, Refusal } from '../errors.ts';
+import { admit } from '../admission.ts';
+import { Refusal } from '../errors.ts';
 import { wireFields } from '../requests.ts';
 import { webhookConfigOf } from '../webhooks.ts';
 import type { RoutePlugin } from './index.ts';
@@ -41,13 +42,12 @@ const notFound = () => new Refusal('NOT_FOUND', 'Agent job not found');
 
 /** The agent routes, registered inside the authenticated scope. */
 export const agentRoutes: RoutePlugin = (app, server) => {
-  const { llm, ledger, tokens } = server;
+  const { llm, admission } = server;
   const jobs = new AgentJobs({
     store: server.store,
     config: server.config,
     llm,
-    ledger,
-    tokens,
+    admission,
     records: server.records,
     webhooks: server.webhooks,
     providers: server.searchProviders,
@@ -74,17 +74,22 @@ export const agentRoutes: RoutePlugin = (app, server) => {
     const agentOptions = rest as AgentOptions;
     // Checked before the job exists: a bad option or schema is a 400, no model a 501.
     prepareAgent(agentOptions, llm ? { llm } : {});
-    const remaining = await ledger.remaining(request.team);
-    if (remaining !== undefined && remaining < 1) throw outOfCredits();
-    const capped = await tokens.refusal(request.team);
-    if (capped) throw capped;
-    // No run may spend more than the team has left.
-    if (remaining !== undefined)
-      agentOptions.maxCredits = Math.min(agentOptions.maxCredits ?? remaining, remaining);
+    // A run reserves its maxCredits, or what the team has left: no run may spend more.
+    const ticket = await admit(server, request.team, {
+      credits: agentOptions.maxCredits ?? admission.limit ?? 0,
+      atLeast: 1,
+      callsModel: true,
+      leaseMs: agentRetentionMs,
+    });
+    if (ticket.reserved !== undefined)
+      agentOptions.maxCredits = Math.min(
+        agentOptions.maxCredits ?? ticket.reserved,
+        ticket.reserved,
+      );
     // Distinct times, so a page of the list ending at one run (`before` is in ms) misses none.
     const now = (lastCreatedMs = Math.max(Date.now(), lastCreatedMs + 1));
     const record: AgentRecord = {
-      id: crypto.randomUUID(),
+      id: ticket.id,
       team: request.team,
       status: 'processing',
       options: agentOptions,
@@ -94,7 +99,10 @@ export const agentRoutes: RoutePlugin = (app, server) => {
       model: llm!.model,
       ...(webhook ? { webhook: agentWebhook(webhook, request.team) } : {}),
     };
-    await jobs.start(record);
+    await jobs.start(record).catch(async (error: unknown) => {
+      await ticket.settle();
+      throw error;
+    });
     return { success: true, id: record.id };
   });
 

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { crawlOptionsFromPrompt } from '@trawl/core/server';
 import { parseOrThrow } from '@trawl/core/server';
+import { admit, llmContextOf } from '../admission.ts';
 import { wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
@@ -14,11 +15,18 @@ const previewSchema = z.strictObject({
   ...wireFields,
 });
 
-export const crawlPromptRoutes: RoutePlugin = (app, { llm, store, config, tokens }) => {
+export const crawlPromptRoutes: RoutePlugin = (app, server) => {
+  const { llm, store, config, admission } = server;
   app.post('/v2/crawl/params-preview', async (request) => {
     const body = parseOrThrow(previewSchema, request.body ?? {}, 'crawl params preview');
-    const meter = tokens.meter(request.team, crypto.randomUUID());
-    const context = llm ? { llm, store, config, onLlmUsage: meter.onLlmUsage } : {};
+    // Without a model the preview answers 501 below; with one, it is model work like any other.
+    const ticket = llm
+      ? await admit(server, request.team, {
+          credits: admission.tokenCredits(1),
+          callsModel: true,
+        })
+      : admission.ticket(request.team, crypto.randomUUID());
+    const context = llm ? { ...llmContextOf(server, ticket), store, config } : {};
     try {
       const generated = await crawlOptionsFromPrompt(body.prompt, body.url, {}, context);
       return {
@@ -27,7 +35,7 @@ export const crawlPromptRoutes: RoutePlugin = (app, { llm, store, config, tokens
         ...(generated.warnings.length ? { warning: generated.warnings.join(' ') } : {}),
       };
     } finally {
-      await meter.settle();
+      await ticket.settle();
     }
   });
 };

@@ -11,8 +11,9 @@ import {
   type ExtractOptions,
   type ResolvedExtractOptions,
 } from '@trawl/core';
-import { dayMs, prepareExtract } from '@trawl/core/server';
-import { outOfCredits, Refusal } from '../errors.ts';
+import { dayMs, prepareExtract, type AdmissionTicket } from '@trawl/core/server';
+import { admit, llmContextOf } from '../admission.ts';
+import { Refusal } from '../errors.ts';
 import type { RoutePlugin } from './index.ts';
 
 const namespace = 'extract-jobs';
@@ -47,11 +48,16 @@ export const extractRoutes: RoutePlugin = (app, context) => {
   const save = (record: ExtractRecord) =>
     store.set(namespace, key(record.team, record.id), record, { ttlMs: retentionMs });
 
-  /** Runs a job to its end; a cancelled job keeps its `cancelled` status. */
-  const run = (record: ExtractRecord) => {
+  /**
+   * Runs a job to its end, settling its ticket (a job resumed after a restart settles by its
+   * id); a cancelled job keeps its `cancelled` status.
+   */
+  const run = (
+    record: ExtractRecord,
+    ticket: AdmissionTicket = context.admission.ticket(record.team, record.id),
+  ) => {
     const abort = new AbortController();
     running.set(record.id, abort);
-    const meter = context.tokens.meter(record.team, record.id);
     void (async () => {
       let finished: ExtractRecord;
       try {
@@ -60,24 +66,20 @@ export const extractRoutes: RoutePlugin = (app, context) => {
           config: context.config,
           team: record.team,
           signal: abort.signal,
-          ...(context.llm ? { llm: context.llm, onLlmUsage: meter.onLlmUsage } : {}),
+          ...llmContextOf(context, ticket),
         });
-        const pageCredits = context.ledger.cost('scrape', result.pages.length);
-        await context.ledger.debit(record.team, pageCredits, {
-          endpoint: 'scrape',
-          jobId: record.id,
-        });
-        const tokenCredits = await meter.settle();
+        const pageCredits = context.admission.cost('scrape', result.pages.length);
+        const credits = await ticket.settle({ scrape: pageCredits });
         finished = {
           ...record,
           status: 'completed',
           data: result.data,
           ...(result.sources ? { sources: result.sources } : {}),
           ...(result.warnings.length ? { warning: result.warnings.join(' ') } : {}),
-          creditsUsed: pageCredits + tokenCredits,
+          creditsUsed: credits,
         };
       } catch (error) {
-        await meter.settle().catch(() => 0);
+        await ticket.settle().catch(() => 0);
         finished = abort.signal.aborted
           ? { ...record, status: 'cancelled' }
           : { ...record, status: 'failed', error: toTrawlError(error).message };
@@ -98,21 +100,31 @@ export const extractRoutes: RoutePlugin = (app, context) => {
     // Checked once, before the job exists: a bad schema is a 400, no model a 501. The job runs
     // with the resolved options (a job resumed after a restart reads them back and checks them).
     const options = prepareExtract(body as ExtractOptions, context.llm ? { llm: context.llm } : {});
-    if (!(await context.ledger.allows(request.team, context.ledger.cost('scrape'))))
-      throw outOfCredits();
-    const capped = await context.tokens.refusal(request.team);
-    if (capped) throw capped;
+    // Every page it may read (a wildcard, up to maxPagesPerWildcard) and a thousand tokens are
+    // reserved: all of it, or the extract is refused.
+    const pages = options.urls.reduce(
+      (sum, url) => sum + (url.endsWith('/*') ? options.maxPagesPerWildcard : 1),
+      0,
+    );
+    const ticket = await admit(context, request.team, {
+      credits: context.admission.cost('scrape', pages) + context.admission.tokenCredits(1),
+      callsModel: true,
+      leaseMs: retentionMs,
+    });
     const now = Date.now();
     const record: ExtractRecord = {
-      id: crypto.randomUUID(),
+      id: ticket.id,
       team: request.team,
       status: 'processing',
       options,
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + retentionMs).toISOString(),
     };
-    await save(record);
-    run(record);
+    await save(record).catch(async (error: unknown) => {
+      await ticket.settle();
+      throw error;
+    });
+    run(record, ticket);
     return {
       success: true,
       id: record.id,

@@ -1,20 +1,13 @@
 /**
  * The feedback routes: `POST /v2/feedback` (any scrape, map, parse or search job) and
  * `POST /v2/search/{jobId}/feedback` (the official SDK's searchFeedback()). Core's
- * FeedbackService validates, checks the job, stores the feedback and refunds through the credits
- * ledger. Its errors have the feedback endpoints' own body, `{ error, success: false, details,
+ * FeedbackService (the server context's) validates, checks the job, stores the feedback and
+ * refunds through the credits ledger. Its errors have the feedback endpoints' own body, `{ error, success: false, details,
  * feedbackErrorCode }` (spec: Errors), which the server's one error path gives them.
  */
-import { FeedbackService } from '@trawl/core/server';
 import type { RoutePlugin } from './index.ts';
 
-export const feedbackRoutes: RoutePlugin = (app, { store, ledger, records, options }) => {
-  const feedback = new FeedbackService({
-    store,
-    ledger,
-    findJob: (team, id) => records.get(team, id),
-    ...(options.feedback ? { settings: options.feedback } : {}),
-  });
+export const feedbackRoutes: RoutePlugin = (app, { feedback }) => {
   app.post('/v2/feedback', (request) => feedback.submit(request.team, request.body ?? {}));
   app.post<{ Params: { jobId: string } }>('/v2/search/:jobId/feedback', (request) =>
     feedback.submitSearch(request.team, request.params.jobId, request.body ?? {}),

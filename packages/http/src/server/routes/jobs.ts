@@ -8,10 +8,10 @@ import type { FastifyRequest } from 'fastify';
 import { crawlOptionsSchema, type JobKind } from '@trawl/core';
 import { checkCrawlLimit, reviseResolved } from '@trawl/core/server';
 import { applyCrawlPrompt, promptOptionsNamespace } from '../crawl-prompt.ts';
-import { outOfCredits, Refusal } from '../errors.ts';
+import { admit } from '../admission.ts';
+import { Refusal } from '../errors.ts';
 import { jobResultsRetentionMs } from '../jobs.ts';
 import { batchScrapeRequest, crawlRequest } from '../requests.ts';
-import { refuseOverTokenCap } from '../token-cap.ts';
 import { webhookConfigOf } from '../webhooks.ts';
 import { pageNumber, statusBody, statusPageSize, watch } from './job-status.ts';
 import type { RoutePlugin } from './index.ts';
@@ -32,59 +32,80 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
 }
 
 export const jobRoutes: RoutePlugin = (app, server) => {
-  const { store, config, jobs, ledger, records, idempotency, webhooks } = server;
+  const { store, config, jobs, admission, records, idempotency, webhooks } = server;
 
   app.post('/v2/crawl', async (request) => {
     const { fields, options, given } = crawlRequest.parse(request.body);
-    await refuseOverTokenCap(server, request);
     // Before the credit cap below, which would otherwise shrink a limit of 1e12 silently.
     checkCrawlLimit(options.limit, config.maxCrawlLimit);
     const webhook =
       fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook, request.team);
-    const remaining = await ledger.remaining(request.team);
-    const pagePrice = ledger.cost('crawl');
-    if (remaining !== undefined && remaining < Math.max(pagePrice, 1)) throw outOfCredits();
-    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request)))) throw keyAlreadyUsed();
-    // A prompt becomes options first (issue 18); explicit options win.
-    const prompted = await applyCrawlPrompt(
-      fields.url,
-      options,
-      given,
-      server.metered(request.team, crypto.randomUUID()),
-    );
-    // No crawl may spend more than the team has left.
-    const crawlOptions =
-      remaining !== undefined && pagePrice > 0
-        ? reviseResolved(crawlOptionsSchema, prompted.options, {
-            limit: Math.min(prompted.options.limit, Math.floor(remaining / pagePrice)),
-          })
-        : prompted.options;
-    const job = await jobs.startCrawl(request.team, fields.url, crawlOptions, webhook);
-    if (prompted.promptOptions)
-      await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
-        ttlMs: jobResultsRetentionMs,
-      });
-    await records.start(request.team, 'crawl', fields.url, job.id);
-    return { success: true, id: job.id, url: `${server.base(request)}/v2/crawl/${job.id}` };
+    const pagePrice = admission.cost('crawl');
+    // A crawl reserves its limit's pages, or as many as the team has left (at least one).
+    const ticket = await admit(server, request.team, {
+      credits: admission.cost('crawl', options.limit),
+      atLeast: pagePrice,
+      body: request.body,
+      leaseMs: jobResultsRetentionMs,
+    });
+    try {
+      if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
+        throw keyAlreadyUsed();
+      // A prompt becomes options first (issue 18); explicit options win.
+      const prompted = await applyCrawlPrompt(
+        fields.url,
+        options,
+        given,
+        server.metered(request.team, ticket.id),
+      );
+      // No crawl may spend more than it reserved.
+      const crawlOptions =
+        ticket.reserved !== undefined && pagePrice > 0
+          ? reviseResolved(crawlOptionsSchema, prompted.options, {
+              limit: Math.min(prompted.options.limit, Math.floor(ticket.reserved / pagePrice)),
+            })
+          : prompted.options;
+      const job = await jobs.startCrawl(request.team, fields.url, crawlOptions, webhook, ticket.id);
+      if (prompted.promptOptions)
+        await store.set(promptOptionsNamespace, job.id, prompted.promptOptions, {
+          ttlMs: jobResultsRetentionMs,
+        });
+      await records.start(request.team, 'crawl', fields.url, job.id);
+      return { success: true, id: job.id, url: `${server.base(request)}/v2/crawl/${job.id}` };
+    } catch (error) {
+      // No job: nothing was used. (A started job's end settles the ticket.)
+      await ticket.settle();
+      throw error;
+    }
   });
 
   app.post('/v2/batch/scrape', async (request) => {
     const { fields, options } = batchScrapeRequest.parse(request.body);
-    await refuseOverTokenCap(server, request);
     const webhook =
       fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook, request.team);
-    if (!(await ledger.allows(request.team, ledger.cost('batch_scrape')))) throw outOfCredits();
-    if (!(await idempotency.claim(request.team, idempotencyKeyOf(request)))) throw keyAlreadyUsed();
-    if (fields.appendToId !== undefined)
-      throw new Refusal('BAD_REQUEST', 'appendToId is not supported by this server yet');
-    const job = await jobs.startBatch(request.team, fields.urls, options, webhook);
-    await records.start(request.team, 'batch_scrape', job.url, job.id);
-    return {
-      success: true,
-      id: job.id,
-      url: `${server.base(request)}/v2/batch/scrape/${job.id}`,
-      invalidURLs: job.invalidURLs,
-    };
+    // A batch reserves every page it may scrape: all of them, or it is refused.
+    const ticket = await admit(server, request.team, {
+      credits: admission.cost('batch_scrape', fields.urls.length),
+      body: request.body,
+      leaseMs: jobResultsRetentionMs,
+    });
+    try {
+      if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
+        throw keyAlreadyUsed();
+      if (fields.appendToId !== undefined)
+        throw new Refusal('BAD_REQUEST', 'appendToId is not supported by this server yet');
+      const job = await jobs.startBatch(request.team, fields.urls, options, webhook, ticket.id);
+      await records.start(request.team, 'batch_scrape', job.url, job.id);
+      return {
+        success: true,
+        id: job.id,
+        url: `${server.base(request)}/v2/batch/scrape/${job.id}`,
+        invalidURLs: job.invalidURLs,
+      };
+    } catch (error) {
+      await ticket.settle();
+      throw error;
+    }
   });
 
   const activeCrawls = async (request: FastifyRequest) => ({

@@ -31,7 +31,7 @@ type CheckParams = { id: string; checkId: string };
 
 /** Registers the monitor routes and the service's lifecycle on `app`. */
 export const monitorRoutes: RoutePlugin = (app, server) => {
-  const credits = server.ledger;
+  const credits = server.admission;
   const { service, close } = serverMonitors(server, (message, error) =>
     app.log.warn({ err: error }, message),
   );

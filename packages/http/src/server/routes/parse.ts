@@ -5,6 +5,7 @@
  */
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import { maxParseBytes, parse, toTrawlError } from '@trawl/core';
+import { admit, llmContextOf } from '../admission.ts';
 import { outOfCredits, Refusal } from '../errors.ts';
 import { jsonTextTooDeep, jsonValueTooDeep, maxJsonDepth } from '../json-body.ts';
 import type { RoutePlugin } from './index.ts';
@@ -27,7 +28,7 @@ const multipartOverhead = maxOptionsBytes;
 
 /** Registers POST /v2/parse in its own scope, so multipart bodies are accepted only there. */
 export const parseRoutes: RoutePlugin = (app, server) => {
-  const { ledger, records, concurrency, config } = server;
+  const { admission, records, concurrency, config } = server;
   void app.register(async (scope) => {
     await scope.register(multipart, {
       // Two files: the upload, and `options` when a client attaches it as a file
@@ -85,39 +86,39 @@ export const parseRoutes: RoutePlugin = (app, server) => {
         const options = optionsPart.value ?? {};
         if (typeof options !== 'object' || options === null || Array.isArray(options))
           throw invalidMultipart('the options part must be a JSON object');
-        if (!(await ledger.allows(request.team, ledger.cost('parse')))) throw outOfCredits();
-
-        const record = await records.start(request.team, 'parse', file.filename);
+        // A file with an LLM format (json, summary) asks the model: the token cap holds too.
+        const ticket = await admit(server, request.team, {
+          credits: admission.cost('parse'),
+          body: options,
+        });
+        let charged = 0;
+        const record = await records.start(request.team, 'parse', file.filename, ticket.id);
         try {
-          const llm = server.metered(request.team, record.id);
-          const { result: data, waitedMs } = await concurrency
-            .run(request.team, () =>
-              parse(
-                file.bytes,
-                {
-                  ...options,
-                  filename: file.filename,
-                  // A generic upload type says nothing: the bytes and the name decide then.
-                  ...(file.mimetype && file.mimetype !== 'application/octet-stream'
-                    ? { contentType: file.mimetype }
-                    : {}),
-                },
-                { ...llm.context, sofficePath: config.sofficePath },
-              ),
-            )
-            .finally(() => llm.meter.settle());
+          const { result: data, waitedMs } = await concurrency.run(request.team, () =>
+            parse(
+              file.bytes,
+              {
+                ...options,
+                filename: file.filename,
+                // A generic upload type says nothing: the bytes and the name decide then.
+                ...(file.mimetype && file.mimetype !== 'application/octet-stream'
+                  ? { contentType: file.mimetype }
+                  : {}),
+              },
+              { ...llmContextOf(server, ticket), sofficePath: config.sofficePath },
+            ),
+          );
           data.metadata.scrapeId = record.id;
           if (waitedMs > 0) {
             data.metadata.concurrencyLimited = true;
             data.metadata.concurrencyQueueDurationMs = waitedMs;
           }
-          // A PDF costs a credit per page, as the hosted service charges; other files one.
+          // A PDF costs a credit per page, as the hosted service charges; other files one. The
+          // pages are known only now: a team that cannot pay for them gets no answer.
           const credits = Math.max(1, Number(data.metadata.numPages ?? 1));
+          if (!(await ticket.take(admission.cost('parse', credits)))) throw outOfCredits();
           await records.finish(record.id, { status: 'completed', creditsUsed: credits });
-          await ledger.debit(request.team, ledger.cost('parse', credits), {
-            endpoint: 'parse',
-            jobId: record.id,
-          });
+          charged = admission.cost('parse', credits);
           return { success: true, id: record.id, data };
         } catch (error) {
           const failure = toTrawlError(error);
@@ -134,6 +135,8 @@ export const parseRoutes: RoutePlugin = (app, server) => {
               cause: failure,
             });
           throw failure;
+        } finally {
+          await ticket.settle({ parse: charged });
         }
       },
     );

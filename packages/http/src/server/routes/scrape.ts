@@ -1,56 +1,63 @@
 /**
  * `POST /v2/scrape` and `POST /v2/map`: one request, one answer. Each body is parsed once; the
- * request is recorded (feedback finds it by id), run within the team's concurrency, and charged
- * when it succeeds.
+ * request is admitted (its credit reserved), recorded (feedback finds it by id), run within the
+ * team's concurrency, and charged when it succeeds (a failure gives the credit back).
  */
 import { map, scrape, toTrawlError } from '@trawl/core';
-import { outOfCredits } from '../errors.ts';
+import { admit, llmContextOf } from '../admission.ts';
 import { mediaLinks } from '../media.ts';
 import type { RequestRecords } from '../records.ts';
 import { mapRequest, scrapeRequest } from '../requests.ts';
-import { refuseOverTokenCap } from '../token-cap.ts';
 import type { RoutePlugin } from './index.ts';
 
 export const scrapeRoutes: RoutePlugin = (app, server) => {
-  const { store, config, ledger, records, concurrency } = server;
+  const { store, config, admission, records, concurrency } = server;
 
   app.post('/v2/scrape', async (request) => {
     const { fields, options } = scrapeRequest.parse(request.body);
-    const cost = ledger.cost('scrape');
-    if (!(await ledger.allows(request.team, cost))) throw outOfCredits();
-    await refuseOverTokenCap(server, request);
-    const record = await records.start(request.team, 'scrape', fields.url);
-    const { meter, context: llmContext } = server.metered(request.team, record.id);
-    const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
-      concurrency.run(request.team, () =>
-        scrape(fields.url, options, {
-          ...llmContext,
-          store,
-          config,
-          team: request.team,
-          media: mediaLinks(store, server.base(request)),
-        }),
-      ),
-    ).finally(() => meter.settle());
-    data.metadata.scrapeId = record.id;
-    if (waitedMs > 0) {
-      data.metadata.concurrencyLimited = true;
-      data.metadata.concurrencyQueueDurationMs = waitedMs;
+    const cost = admission.cost('scrape');
+    const ticket = await admit(server, request.team, { credits: cost, body: request.body });
+    let charged = 0;
+    try {
+      const record = await records.start(request.team, 'scrape', fields.url, ticket.id);
+      const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
+        concurrency.run(request.team, () =>
+          scrape(fields.url, options, {
+            ...llmContextOf(server, ticket),
+            store,
+            config,
+            team: request.team,
+            media: mediaLinks(store, server.base(request)),
+          }),
+        ),
+      );
+      data.metadata.scrapeId = record.id;
+      if (waitedMs > 0) {
+        data.metadata.concurrencyLimited = true;
+        data.metadata.concurrencyQueueDurationMs = waitedMs;
+      }
+      charged = cost;
+      return { success: true, data };
+    } finally {
+      await ticket.settle({ scrape: charged });
     }
-    await ledger.debit(request.team, cost, { endpoint: 'scrape', jobId: record.id });
-    return { success: true, data };
   });
 
   app.post('/v2/map', async (request) => {
     const { fields, options } = mapRequest.parse(request.body);
-    const cost = ledger.cost('map');
-    if (!(await ledger.allows(request.team, cost))) throw outOfCredits();
-    const record = await records.start(request.team, 'map', fields.url);
-    const result = await recorded(records, record.id, cost, () =>
-      map(fields.url, options, { config }),
-    );
-    await ledger.debit(request.team, cost, { endpoint: 'map', jobId: record.id });
-    return { success: true, id: record.id, links: result.links };
+    const cost = admission.cost('map');
+    const ticket = await admit(server, request.team, { credits: cost });
+    let charged = 0;
+    try {
+      const record = await records.start(request.team, 'map', fields.url, ticket.id);
+      const result = await recorded(records, record.id, cost, () =>
+        map(fields.url, options, { config }),
+      );
+      charged = cost;
+      return { success: true, id: record.id, links: result.links };
+    } finally {
+      await ticket.settle({ map: charged });
+    }
   });
 };
 

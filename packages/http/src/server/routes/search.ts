@@ -5,34 +5,37 @@
  * creditsUsed, warning? }` (reference-behaviour (a)).
  */
 import { search } from '@trawl/core';
-import { outOfCredits } from '../errors.ts';
+import { admit, llmContextOf } from '../admission.ts';
 import { mediaLinks } from '../media.ts';
 import { searchRequest } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
 export const searchRoutes: RoutePlugin = (app, server) => {
-  const { store, config, records, ledger, searchProviders: providers } = server;
+  const { store, config, records, admission, searchProviders: providers } = server;
   app.post('/v2/search', async (request) => {
     const { options } = searchRequest.parse(request.body);
-    const price = ledger.cost('search');
-    if (!(await ledger.allows(request.team, price))) throw outOfCredits();
-    const record = await records.start(request.team, 'search', options.query);
+    const price = admission.cost('search');
+    // The search, and a scrape of each result it may scrape: all of them, or it is refused.
+    const scrapes = options.scrapeOptions ? options.limit * options.sources.length : 0;
+    const ticket = await admit(server, request.team, {
+      credits: price + admission.cost('scrape', scrapes),
+      body: options.scrapeOptions ? { formats: options.scrapeOptions.formats } : undefined,
+    });
+    let charged = 0;
+    const record = await records.start(request.team, 'search', options.query, ticket.id);
     try {
-      const llm = server.metered(request.team, record.id);
-      const { result } = await server.concurrency
-        .run(request.team, () =>
-          search(options.query, options, {
-            ...llm.context,
-            store,
-            config,
-            team: request.team,
-            media: mediaLinks(store, server.base(request)),
-            providers,
-          }),
-        )
-        .finally(() => llm.meter.settle());
-      const creditsUsed = price + ledger.cost('scrape', result.counts.scraped);
-      await ledger.debit(request.team, creditsUsed, { endpoint: 'search', jobId: record.id });
+      const { result } = await server.concurrency.run(request.team, () =>
+        search(options.query, options, {
+          ...llmContextOf(server, ticket),
+          store,
+          config,
+          team: request.team,
+          media: mediaLinks(store, server.base(request)),
+          providers,
+        }),
+      );
+      const creditsUsed = price + admission.cost('scrape', result.counts.scraped);
+      charged = creditsUsed;
       await records.finish(record.id, { status: 'completed', creditsUsed });
       const { web, news, images, warning } = result;
       return {
@@ -53,6 +56,8 @@ export const searchRoutes: RoutePlugin = (app, server) => {
         error: (error as Error).message,
       });
       throw error;
+    } finally {
+      await ticket.settle({ search: charged });
     }
   });
 };

@@ -2,17 +2,16 @@
  * The team's account endpoints as the official SDK reads them: credits left and used, credits
  * and LLM tokens per day, and how many scrapes and crawls run at once.
  */
-import type { CreditLedger } from '@trawl/core/server';
 import type { RoutePlugin } from './index.ts';
 
 /** Reported as remaining credits while credits are not configured (unlimited). */
 const unlimitedCredits = 2 ** 31 - 1;
 
 export const teamRoutes: RoutePlugin = (app, server) => {
-  const { ledger, tokens, concurrency, jobs, limits, config } = server;
+  const { admission, tokens, concurrency, jobs, limits, config } = server;
 
   app.get('/v2/team/credit-usage', async (request) => {
-    const usage = await ledger.usage(request.team);
+    const usage = await admission.usage(request.team);
     return {
       success: true,
       data: {
@@ -29,7 +28,11 @@ export const teamRoutes: RoutePlugin = (app, server) => {
 
   app.get('/v2/team/credit-usage/historical', async (request) => ({
     success: true,
-    periods: await creditHistory(ledger, request.team),
+    periods: (await admission.dailyCredits(request.team)).map(({ day, credits }) => ({
+      startDate: `${day}T00:00:00.000Z`,
+      endDate: `${day}T23:59:59.999Z`,
+      creditsUsed: credits,
+    })),
   }));
 
   app.get('/v2/team/token-usage', async (request) => ({
@@ -63,20 +66,3 @@ export const teamRoutes: RoutePlugin = (app, server) => {
     maxConcurrency: limits.teamConcurrency || config.crawlConcurrency,
   }));
 };
-
-/** Credits per UTC day from the ledger (debits less refunds), oldest first. */
-async function creditHistory(ledger: CreditLedger, team: string) {
-  const byDay = new Map<string, number>();
-  for await (const entry of ledger.entries(team)) {
-    const day = entry.at.slice(0, 10);
-    byDay.set(
-      day,
-      (byDay.get(day) ?? 0) + (entry.kind === 'debit' ? entry.credits : -entry.credits),
-    );
-  }
-  return [...byDay].map(([day, creditsUsed]) => ({
-    startDate: `${day}T00:00:00.000Z`,
-    endDate: `${day}T23:59:59.999Z`,
-    creditsUsed,
-  }));
-}
