@@ -55,6 +55,7 @@ export { CreditLedger } from './credits/index.ts';
 export { Admission, AdmissionTicket } from './credits/admission.ts';
 export type { AdmissionRefusal, AdmissionWork, TokenAllowance } from './credits/admission.ts';
 export { WebhookOutboxDrain } from './defaults/webhook-drain.ts';
+export { maxWebhookMetadataBytes, webhookMetadataSchema } from './defaults/webhook-metadata.ts';
 export type { WebhookOutboxDrainOptions } from './defaults/webhook-drain.ts';
 export type { CreditUsage, JobCharges, LedgerEntry, LedgerReference } from './credits/index.ts';
 export {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { crawlerOptionsSchema, pageScrapeOptionsSchema } from '../crawl/options.ts';
 import { scrapeOptionsSchema } from '../scrape/options.ts';
+import { webhookMetadataSchema } from '../defaults/webhook-metadata.ts';
 
 /** Events a monitor's webhook can carry (reference-behaviour (e)). */
 export const monitorWebhookEvents = ['monitor.page', 'monitor.check.completed'] as const;
@@ -130,7 +131,7 @@ export const monitorWebhookSchema = z.union([
   z.strictObject({
     url: z.url({ protocol: /^https?$/ }),
     headers: z.record(headerName, z.string()).optional(),
-    metadata: z.record(z.string(), z.string()).optional(),
+    metadata: webhookMetadataSchema(z.string()).optional(),
     events: z.array(z.enum(monitorWebhookEvents)).optional(),
   }),
 ]);

@@ -12,7 +12,7 @@ import {
   scrapeOptionsSchema,
   searchOptionsSchema,
 } from '@trawl/core';
-import { parseRequest } from '@trawl/core/server';
+import { parseRequest, webhookMetadataSchema } from '@trawl/core/server';
 import { z } from 'zod';
 
 /** Fields the official SDK adds to every body (`origin`), and integrations add (`integration`). */
@@ -29,7 +29,7 @@ const webhookSchema = z.union([
   z.strictObject({
     url: z.url(),
     headers: z.record(z.string(), z.string()).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: webhookMetadataSchema(z.unknown()).optional(),
     events: z.array(z.enum(['completed', 'failed', 'page', 'started'])).optional(),
   }),
 ]);

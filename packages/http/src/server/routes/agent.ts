@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ValidationError, type AgentOptions } from '@trawl/core';
-import { parseOrThrow, prepareAgent } from '@trawl/core/server';
+import { parseOrThrow, prepareAgent, webhookMetadataSchema } from '@trawl/core/server';
 import { z } from 'zod';
 import { AgentJobs, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
 import { admit } from '../admission.ts';
@@ -25,7 +25,7 @@ const envelopeSchema = z.object({
       z.strictObject({
         url: z.url(),
         headers: z.record(z.string(), z.string()).optional(),
-        metadata: z.record(z.string(), z.unknown()).optional(),
+        metadata: webhookMetadataSchema(z.unknown()).optional(),
         events: z
           .array(z.enum(['started', 'action', 'completed', 'failed', 'cancelled']))
           .optional(),
