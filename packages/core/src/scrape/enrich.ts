@@ -55,12 +55,16 @@ export async function enrichDocument(
 /** Runs the formats' recall hooks (comparisons with earlier scrapes) on the finished document. */
 export async function recallFormats(
   document: Document,
-  options: Pick<ResolvedScrapeOptions, 'formats'>,
+  options: Pick<ResolvedScrapeOptions, 'formats' | 'zeroDataRetention'>,
   context: Pick<EngineContext, 'store' | 'team'>,
 ): Promise<void> {
   for (const format of options.formats) {
     await formatHandlers[format.type].recall?.(
-      { store: context.store, team: context.team ?? 'default' },
+      {
+        store: context.store,
+        team: context.team ?? 'default',
+        zeroDataRetention: options.zeroDataRetention,
+      },
       document,
       format,
     );

@@ -48,8 +48,16 @@ const extractedKey = 'extractedJson';
 /** The handler: it validates, in json mode extracts, and compares with the store's snapshot. */
 export const changeTrackingFormat: FormatHandler = {
   needsLivePage: true,
-  async recall({ store, team }, document, format) {
-    document.changeTracking = await trackChanges(store, team, format, document);
+  async recall({ store, team, zeroDataRetention }, document, format) {
+    // A ZDR page is neither kept as the next scrape's baseline nor compared with one: either
+    // would keep (or reveal) what zero data retention promises to forget.
+    document.changeTracking = await trackChanges(
+      zeroDataRetention ? undefined : store,
+      team,
+      format,
+      document,
+      zeroDataRetention,
+    );
   },
   ensureAvailable(format, services) {
     const settings = settingsOf(format);
@@ -100,6 +108,7 @@ async function trackChanges(
   team: string,
   format: FormatSpec,
   document: Document,
+  zeroDataRetention = false,
 ): Promise<ChangeTracking> {
   const settings = settingsOf(format);
   const extracted = document.changeTracking?.[extractedKey];
@@ -107,7 +116,9 @@ async function trackChanges(
   if (!store) {
     document.warning = [
       document.warning,
-      'changeTracking keeps its snapshots in a store; without one every page is new.',
+      zeroDataRetention
+        ? 'changeTracking keeps no snapshot of a zeroDataRetention scrape, nor compares it with one: the page is new.'
+        : 'changeTracking keeps its snapshots in a store; without one every page is new.',
     ]
       .filter(Boolean)
       .join(' ');

@@ -49,6 +49,8 @@ export interface RecallInput {
   store: Store | undefined;
   /** Whose scrapes these are: one team never sees another's history. */
   team: string;
+  /** A zero-data-retention scrape: it leaves no trace, so nothing is remembered of it. */
+  zeroDataRetention: boolean;
 }
 
 /** Produces one format of a document from a page. */
