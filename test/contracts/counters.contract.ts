@@ -80,7 +80,12 @@ export function describeCountersContract(name: string, pair: () => [Counters, Co
       // 10 - (4 - 1) = 7 left: three reservations of 2 fit, the fourth and the rest do not.
       const taken = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
-          (index % 2 ? one : two).reserve(key, `r${index}`, 2, balance(10), options),
+          (index % 2 ? one : two).reserve(key, {
+            id: `r${index}`,
+            amount: 2,
+            ceiling: balance(10),
+            ...options,
+          }),
         ),
       );
       expect(taken.filter(Boolean)).toHaveLength(3);
@@ -89,8 +94,12 @@ export function describeCountersContract(name: string, pair: () => [Counters, Co
       expect(await two.read(key)).toEqual({ debited: 4, refunded: 1 });
       // Reserving an id again replaces its amount: growing one by 1 fits, by 2 does not.
       const held = taken.findIndex(Boolean);
-      expect(await one.reserve(key, `r${held}`, 3, balance(10), options)).toBe(true);
-      expect(await two.reserve(key, `r${held}`, 4, balance(10), options)).toBe(false);
+      expect(
+        await one.reserve(key, { id: `r${held}`, amount: 3, ceiling: balance(10), ...options }),
+      ).toBe(true);
+      expect(
+        await two.reserve(key, { id: `r${held}`, amount: 4, ceiling: balance(10), ...options }),
+      ).toBe(false);
       expect(await two.reserved(key)).toBe(7);
     });
 
@@ -98,15 +107,23 @@ export function describeCountersContract(name: string, pair: () => [Counters, Co
       const [one, two] = pair();
       const key = `credits:${randomUUID()}`;
       const options = { leaseMs: 60_000, ttlMs: 60_000 };
-      expect(await one.reserve(key, 'job', 3, balance(3), options)).toBe(true);
-      expect(await two.reserve(key, 'other', 1, balance(3), options)).toBe(false);
+      expect(
+        await one.reserve(key, { id: 'job', amount: 3, ceiling: balance(3), ...options }),
+      ).toBe(true);
+      expect(
+        await two.reserve(key, { id: 'other', amount: 1, ceiling: balance(3), ...options }),
+      ).toBe(false);
       // The job used 2 of its 3: charged and released at once, so 1 is left.
       expect(await two.add(key, { debited: 2 }, { ttlMs: 60_000, settles: 'job' })).toEqual({
         debited: 2,
       });
       expect(await one.reserved(key)).toBe(0);
-      expect(await one.reserve(key, 'other', 2, balance(3), options)).toBe(false);
-      expect(await one.reserve(key, 'other', 1, balance(3), options)).toBe(true);
+      expect(
+        await one.reserve(key, { id: 'other', amount: 2, ceiling: balance(3), ...options }),
+      ).toBe(false);
+      expect(
+        await one.reserve(key, { id: 'other', amount: 1, ceiling: balance(3), ...options }),
+      ).toBe(true);
       await two.unreserve(key, 'other');
       await two.unreserve(key, 'other');
       expect(await one.reserved(key)).toBe(0);
@@ -115,15 +132,33 @@ export function describeCountersContract(name: string, pair: () => [Counters, Co
     it('lets a reservation lapse at the end of its lease (its holder died)', async () => {
       const [one, two] = pair();
       const key = `credits:${randomUUID()}`;
-      expect(await one.reserve(key, 'dead', 5, balance(5), { leaseMs: 40, ttlMs: 60_000 })).toBe(
-        true,
-      );
       expect(
-        await two.reserve(key, 'live', 1, balance(5), { leaseMs: 60_000, ttlMs: 60_000 }),
+        await one.reserve(key, {
+          id: 'dead',
+          amount: 5,
+          ceiling: balance(5),
+          leaseMs: 40,
+          ttlMs: 60_000,
+        }),
+      ).toBe(true);
+      expect(
+        await two.reserve(key, {
+          id: 'live',
+          amount: 1,
+          ceiling: balance(5),
+          leaseMs: 60_000,
+          ttlMs: 60_000,
+        }),
       ).toBe(false);
       await pause(80);
       expect(
-        await two.reserve(key, 'live', 5, balance(5), { leaseMs: 60_000, ttlMs: 60_000 }),
+        await two.reserve(key, {
+          id: 'live',
+          amount: 5,
+          ceiling: balance(5),
+          leaseMs: 60_000,
+          ttlMs: 60_000,
+        }),
       ).toBe(true);
       expect(await one.reserved(key)).toBe(5);
     });

@@ -111,7 +111,7 @@ export type {
   CounterCeiling,
   CounterFields,
   CounterHit,
-  CounterReserveOptions,
+  CounterReservation,
 } from './interfaces/counters.ts';
 export { MemoryCounters } from './defaults/memory-counters.ts';
 export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';

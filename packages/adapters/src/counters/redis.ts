@@ -13,10 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import type {
   CounterAddOptions,
-  CounterCeiling,
   CounterFields,
   CounterHit,
-  CounterReserveOptions,
+  CounterReservation,
   Counters,
 } from '@trawl/core';
 import { openRedisPart, type RedisConnection, type RedisPartOptions } from '../redis/connection.ts';
@@ -205,13 +204,8 @@ export class RedisCounters implements Counters {
     return pairsOf(fields);
   }
 
-  async reserve(
-    key: string,
-    id: string,
-    amount: number,
-    ceiling: CounterCeiling,
-    options: CounterReserveOptions,
-  ): Promise<boolean> {
+  async reserve(key: string, reservation: CounterReservation): Promise<boolean> {
+    const { id, amount, ceiling, ...options } = reservation;
     const taken = await this.#script(
       'reserve',
       reserveScript,

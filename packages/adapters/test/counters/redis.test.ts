@@ -31,7 +31,13 @@ describe('RedisCounters', () => {
     const key = `credits:${randomUUID()}`;
     await one.hit(`rate:${key}`, 1, 60_000);
     await one.acquire(`slots:${key}`, 1, 60_000);
-    await one.reserve(key, 'r', 1, { weights: {}, max: 1 }, { leaseMs: 60_000, ttlMs: 60_000 });
+    await one.reserve(key, {
+      id: 'r',
+      amount: 1,
+      ceiling: { weights: {}, max: 1 },
+      leaseMs: 60_000,
+      ttlMs: 60_000,
+    });
     await two.add(key, { debited: 1 }, { ttlMs: 60_000 });
     for (const name of [`rate:${key}`, `slots:${key}`, key, `${key}:reservations`])
       expect(await raw.pTTL(`${prefix}:limits:${name}`)).toBeGreaterThan(0);

@@ -163,13 +163,14 @@ export class CreditLedger {
   async reserve(team: string, id: string, credits: number, leaseMs: number): Promise<boolean> {
     checkAmount(credits);
     if (this.#perTeam === undefined) return true;
-    return this.#counters.reserve(
-      sharedKey(team),
+    return this.#counters.reserve(sharedKey(team), {
       id,
-      credits,
-      { weights: { debited: 1, refunded: -1 }, max: this.#perTeam },
-      { leaseMs, ttlMs: sharedTotalsTtlMs, seed: { ...(await this.#storedBalance(team)) } },
-    );
+      amount: credits,
+      ceiling: { weights: { debited: 1, refunded: -1 }, max: this.#perTeam },
+      leaseMs,
+      ttlMs: sharedTotalsTtlMs,
+      seed: { ...(await this.#storedBalance(team)) },
+    });
   }
 
   /** Drops the reservation `id` without charging it. Idempotent. */

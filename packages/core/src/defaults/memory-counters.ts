@@ -7,10 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import type {
   CounterAddOptions,
-  CounterCeiling,
   CounterFields,
   CounterHit,
-  CounterReserveOptions,
+  CounterReservation,
   Counters,
 } from '../interfaces/counters.ts';
 
@@ -82,13 +81,8 @@ export class MemoryCounters implements Counters {
     return Promise.resolve({ ...entry.fields });
   }
 
-  reserve(
-    key: string,
-    id: string,
-    amount: number,
-    ceiling: CounterCeiling,
-    options: CounterReserveOptions,
-  ): Promise<boolean> {
+  reserve(key: string, reservation: CounterReservation): Promise<boolean> {
+    const { id, amount, ceiling, ...options } = reservation;
     const now = this.#now();
     const entry = this.#live(key, now) ?? this.#create(key, { ...options.seed }, 0);
     entry.expiresAt = Math.max(entry.expiresAt, now + options.ttlMs);

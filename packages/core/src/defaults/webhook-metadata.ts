@@ -4,10 +4,9 @@
  * would be multiplied by the job's pages in the outbox and on the wire.
  */
 import { z } from 'zod';
-import { maxFeedbackMetadataBytes } from '../feedback/options.ts';
 
-/** Largest webhook `metadata`, in bytes of its UTF-8 JSON: the feedback metadata limit. */
-export const maxWebhookMetadataBytes = maxFeedbackMetadataBytes;
+/** Largest webhook `metadata`, in bytes of its UTF-8 JSON: the spec's feedback metadata limit. */
+export const maxWebhookMetadataBytes = 8 * 1024;
 
 /** Webhook `metadata` of `values` (any JSON, or strings for monitors), at most 8 KB of JSON. */
 export function webhookMetadataSchema<T extends z.ZodType>(values: T) {

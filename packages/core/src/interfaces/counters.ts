@@ -34,15 +34,9 @@ export interface Counters {
    * `key` weighted by `ceiling.weights`, plus every live reservation of `key` (this id's former
    * amount left out), plus `amount`, stay at most `ceiling.max`. Reserving an id again replaces
    * its amount and lease (a reservation grows or is renewed that way). A missing `key` starts
-   * from `options.seed`. Resolves whether the amount is reserved.
+   * from `seed`. Resolves whether the amount is reserved.
    */
-  reserve(
-    key: string,
-    id: string,
-    amount: number,
-    ceiling: CounterCeiling,
-    options: CounterReserveOptions,
-  ): Promise<boolean>;
+  reserve(key: string, reservation: CounterReservation): Promise<boolean>;
   /** Drops the reservation `id` of `key`. Idempotent. */
   unreserve(key: string, id: string): Promise<void>;
   /** The sum of the live reservations of `key`. */
@@ -72,8 +66,11 @@ export interface CounterCeiling {
   max: number;
 }
 
-/** Options of `Counters.reserve`. */
-export interface CounterReserveOptions {
+/** What `Counters.reserve` holds, and until when. */
+export interface CounterReservation {
+  id: string;
+  amount: number;
+  ceiling: CounterCeiling;
   /** How long the reservation holds unless reserved again or settled, in ms. */
   leaseMs: number;
   /** How long the key lives after this write, in ms. */

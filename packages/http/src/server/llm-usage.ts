@@ -68,13 +68,14 @@ export class TokenUsageBook implements TokenAllowance {
   async reserve(team: string, id: string, leaseMs: number): Promise<Refusal | undefined> {
     if (this.#dailyCap === undefined) return undefined;
     const day = dayOf(new Date());
-    const taken = await this.#counters.reserve(
-      sharedDayKey(team, day),
+    const taken = await this.#counters.reserve(sharedDayKey(team, day), {
       id,
-      1,
-      { weights: { inputTokens: 1, outputTokens: 1 }, max: this.#dailyCap },
-      { leaseMs, ttlMs: dayRetentionMs, seed: { ...(await this.#storedDay(team, day)) } },
-    );
+      amount: 1,
+      ceiling: { weights: { inputTokens: 1, outputTokens: 1 }, max: this.#dailyCap },
+      leaseMs,
+      ttlMs: dayRetentionMs,
+      seed: { ...(await this.#storedDay(team, day)) },
+    });
     return taken ? undefined : this.#refusal();
   }
 
