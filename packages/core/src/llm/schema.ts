@@ -40,14 +40,12 @@ export const maxCompiledSchemas = 64;
 export const compiledSchemaCount = () => compiled.size;
 
 /**
- * Checks that `schema` is a JSON Schema this engine can use and returns its validator.
- * `path` names the field the schema came from in the request (`formats.0.schema`).
+ * Checks that `schema` is a JSON Schema this engine can use, without compiling it: a bad one is a
+ * 400 before anything else (even before the 501 of a missing model), yet nothing is kept for a
+ * request that goes no further. Returns the schema's JSON text.
  * @throws BAD_REQUEST naming the path and what is wrong, or the limit it passes
  */
-export function compileSchema(
-  schema: unknown,
-  path: readonly (string | number)[],
-): ValidateFunction {
+export function checkSchema(schema: unknown, path: readonly (string | number)[]): string {
   const where = path.join('.');
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     throw new ValidationError(`'${where}' must be a JSON Schema object`, {
@@ -59,6 +57,44 @@ export function compileSchema(
       `'${where}' is ${text.length} bytes of JSON; a schema may have at most ${maxSchemaBytes}`,
       { details: [{ path: [...path], message: `schema larger than ${maxSchemaBytes} bytes` }] },
     );
+  // A schema compiled before passed these checks already (a crawl sends one for every page).
+  if (compiled.has(text)) return text;
+  try {
+    if (!metaValidator.validateSchema(schema))
+      throw new Error(metaValidator.errorsText(metaValidator.errors, { dataVar: 'data' }));
+    checkSchemaBounds(schema);
+  } catch (error) {
+    throw schemaRefusal(error, path);
+  }
+  return text;
+}
+
+function schemaRefusal(error: unknown, path: readonly (string | number)[]): ValidationError {
+  const where = path.join('.');
+  if (error instanceof SchemaTooCostly)
+    return new ValidationError(`'${where}' is refused: ${error.message}`, {
+      details: [{ path: [...path], message: error.message }],
+    });
+  // ajv reports a bad schema as "data/properties/x/type must be …".
+  const message = (error as Error).message.replace(/^schema is invalid: /, '');
+  const inner = /data((?:\/[^ ]*)?)/.exec(message)?.[1] ?? '';
+  const innerPath = inner.split('/').filter(Boolean);
+  return new ValidationError(
+    `'${[where, ...innerPath].join('.')}' is not a valid JSON Schema: ${message}`,
+    { details: [{ path: [...path, ...innerPath], message }] },
+  );
+}
+
+/**
+ * Checks `schema` (see checkSchema) and returns its validator, compiled once per schema text.
+ * `path` names the field the schema came from in the request (`formats.0.schema`).
+ * @throws BAD_REQUEST naming the path and what is wrong, or the limit it passes
+ */
+export function compileSchema(
+  schema: unknown,
+  path: readonly (string | number)[],
+): ValidateFunction {
+  const text = checkSchema(schema, path);
   const cached = compiled.get(text);
   if (cached) {
     compiled.delete(text);
@@ -67,23 +103,9 @@ export function compileSchema(
   }
   let validate: ValidateFunction;
   try {
-    if (!metaValidator.validateSchema(schema))
-      throw new Error(metaValidator.errorsText(metaValidator.errors, { dataVar: 'data' }));
-    checkSchemaBounds(schema);
-    validate = new Ajv({ ...ajvOptions, validateSchema: false }).compile(schema);
+    validate = new Ajv({ ...ajvOptions, validateSchema: false }).compile(schema as object);
   } catch (error) {
-    if (error instanceof SchemaTooCostly)
-      throw new ValidationError(`'${where}' is refused: ${error.message}`, {
-        details: [{ path: [...path], message: error.message }],
-      });
-    // ajv reports a bad schema as "data/properties/x/type must be …".
-    const message = (error as Error).message.replace(/^schema is invalid: /, '');
-    const inner = /data((?:\/[^ ]*)?)/.exec(message)?.[1] ?? '';
-    const innerPath = inner.split('/').filter(Boolean);
-    throw new ValidationError(
-      `'${[where, ...innerPath].join('.')}' is not a valid JSON Schema: ${message}`,
-      { details: [{ path: [...path, ...innerPath], message }] },
-    );
+    throw schemaRefusal(error, path);
   }
   if (compiled.size >= maxCompiledSchemas) compiled.delete(compiled.keys().next().value!);
   compiled.set(text, validate);

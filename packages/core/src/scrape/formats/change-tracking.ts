@@ -14,7 +14,7 @@ import type { Document } from '../../document.ts';
 import { ValidationError } from '../../errors.ts';
 import type { Store } from '../../interfaces/store.ts';
 import { zodIssuesToFieldIssues } from '../../internal/zod.ts';
-import { compileSchema } from '../../llm/schema.ts';
+import { checkSchema, compileSchema } from '../../llm/schema.ts';
 import { contentHash, gitDiff, jsonDiff, normaliseContent } from '../../diff/content-diff.ts';
 import type { FormatSpec } from '../options.ts';
 import type { FormatHandler } from './index.ts';
@@ -62,7 +62,8 @@ export const changeTrackingFormat: FormatHandler = {
   ensureAvailable(format, services) {
     const settings = settingsOf(format);
     if (!settings.modes.includes('json')) return;
-    // Without a model nothing is compiled: the 501 comes first.
+    // A bad schema is a 400 first; without a model nothing is compiled: then the 501.
+    if (settings.schema) checkSchema(settings.schema, [...services.path, 'schema']);
     requireLlm('changeTracking json mode', services);
     if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
   },

@@ -5,7 +5,7 @@
  * the model.
  */
 import { z } from 'zod';
-import { compileSchema } from '../../llm/schema.ts';
+import { checkSchema, compileSchema } from '../../llm/schema.ts';
 import type { FormatHandler } from './index.ts';
 import { askForJson, maxPromptChars, readSettings, requireLlm, warnOf } from './llm-settings.ts';
 import { checkInjection } from './prompt-injection.ts';
@@ -19,7 +19,8 @@ const settingsSchema = z.object({
 export const jsonFormat: FormatHandler = {
   ensureAvailable(format, services) {
     const settings = readSettings(settingsSchema, format, services.path);
-    // Without a model nothing is compiled: the 501 comes first.
+    // A bad schema is a 400 first; without a model nothing is compiled: then the 501.
+    if (settings.schema) checkSchema(settings.schema, [...services.path, 'schema']);
     requireLlm('json', services);
     if (settings.schema) compileSchema(settings.schema, [...services.path, 'schema']);
   },
