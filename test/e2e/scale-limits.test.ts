@@ -100,7 +100,15 @@ describe('team limits shared by two API processes', () => {
 
   it('keeps one credit balance: concurrent charges in both add up, then both refuse', async () => {
     const credits = 8;
-    const servers = await twoProcesses({ TRAWL_TEAM_CREDITS: String(credits) });
+    // A store and counters of its own: the credits the tests above spent count against the team,
+    // and admission reserves against what is left (nothing races past it any more).
+    const own = await freshDatabase('limits_credits');
+    const ownRedis = redisPrefix('limits-credits');
+    const servers = await twoProcesses({
+      TRAWL_TEAM_CREDITS: String(credits),
+      TRAWL_DATABASE_URL: own.url,
+      TRAWL_REDIS_PREFIX: ownRedis.prefix,
+    });
     try {
       // All start before any is charged, so all are let in; each charge must still count.
       const answers = await Promise.all(
@@ -118,9 +126,11 @@ describe('team limits shared by two API processes', () => {
         const refused = await server.call('POST', '/v2/scrape', { url: `${fixture}/?late=1` });
         expect(refused.status).toBe(402);
       }
-      expect(await redis.keys('limits:credits:*')).not.toHaveLength(0);
+      expect(await ownRedis.keys('limits:credits:*')).not.toHaveLength(0);
     } finally {
       await stopAll();
+      await ownRedis.clean();
+      await own.drop();
     }
   });
 });
