@@ -28,7 +28,9 @@ if ! podman image exists "$base"; then
   # The mirror this machine's apt uses (deb822 'URIs:' or one-line 'deb'), comments left out.
   mirror=$(grep -rhE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
     /etc/apt/sources.list.d/*.list 2>/dev/null | grep -oE 'https?://[^ ]+' |
-    grep -v security | grep -m1 debian || echo http://deb.debian.org/debian)
+    grep -v security | grep -m1 debian || true)
+  # (Under pipefail, grep -m1 closing the pipe early fails the pipeline: no fallback appended.)
+  [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
   debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log"
   node_bin=$(readlink -f node_modules/node/bin/node)
   install -m 0755 "$node_bin" "$work/rootfs/usr/local/bin/node"
