@@ -39,6 +39,10 @@ if ! podman image exists "$base"; then
   tar -xzf "$work"/npm-*.tgz -C "$work/rootfs/usr/local/lib/node_modules/npm" --strip-components=1
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$work/rootfs/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$work/rootfs/usr/local/bin/npx"
+  # This machine reaches the npm registry through a TLS proxy whose CA only the host trusts:
+  # the base carries the host's bundle for npm, in a place Debian's ca-certificates leaves alone.
+  install -D -m 0644 /etc/ssl/certs/ca-certificates.crt "$work/rootfs/usr/local/etc/host-ca.crt"
+  printf 'cafile=/usr/local/etc/host-ca.crt\n' >"$work/rootfs/usr/local/etc/npmrc"
   tar -C "$work/rootfs" -c . | podman import - "$base" >/dev/null
   rm -rf "$work/rootfs"
 fi
