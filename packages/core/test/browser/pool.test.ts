@@ -36,12 +36,15 @@ describe.skipIf(chromiumMissing)('BrowserPool', () => {
     const launchesBefore = pool.stats.launches;
     let open = 0;
     let mostOpen = 0;
+    // A loaded machine can make opening a context slower than a slow page, so the jobs would
+    // never overlap by timing alone: each holds its page until a second one is open (or 10 s).
     await Promise.all(
       Array.from({ length: 6 }, () =>
         pool.withPage({}, async ({ page }) => {
           open++;
           mostOpen = Math.max(mostOpen, open);
           await page.goto(`${site}/slow?ms=150`);
+          await eventually(() => mostOpen >= 2, 10_000).catch(() => {});
           open--;
         }),
       ),
