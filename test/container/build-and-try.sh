@@ -65,12 +65,16 @@ fi
 echo "compose.yaml validates"
 
 say "trawl serve inside the image's filesystem"
-mnt=$(podman image mount "$image")
+# A container's filesystem, not the image's: `podman image mount` is read-only, so the store in
+# /data could not be opened. The container is only created, never started (no runtime here).
+container=$(podman create "$image")
+mnt=$(podman mount "$container")
 cleanup() {
   [ -n "${server:-}" ] && kill "$server" 2>/dev/null || true
   [ -n "${site:-}" ] && kill "$site" 2>/dev/null || true
   umount "$mnt/proc" "$mnt/dev" 2>/dev/null || true
-  podman image unmount "$image" >/dev/null 2>&1 || true
+  podman umount "$container" >/dev/null 2>&1 || true
+  podman rm -f "$container" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT

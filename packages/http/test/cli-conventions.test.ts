@@ -111,9 +111,24 @@ describe('every command', () => {
     for (const command of commands) {
       const help = (await run([command, '--help'])).stdout;
       expect(help, command).toMatch(/\nExamples:\n {2}trawl /);
-      // serve and worker run until stopped and log as servers do.
-      if (command !== 'serve' && command !== 'worker') expect(help, command).toMatch(/-q, --quiet/);
+      expect(help, command).toMatch(/-q, --quiet/);
     }
+  });
+
+  it('starts and stops trawl serve -q without a line on stderr', async () => {
+    let stderr = '';
+    const stop = new AbortController();
+    const served = runCli(['serve', '--port', '0', '-q'], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      env: { TRAWL_DATA_DIR: mkdtempSync(join(tmpdir(), 'trawl-serve-quiet-')) },
+      signal: stop.signal,
+    });
+    // Stopped at any moment, serve still writes its start-up and stop lines without -q.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stop.abort();
+    expect(await served).toBe(0);
+    expect(stderr).toBe('');
   });
 
   it('takes -q on the commands that refused it, and prints no notes with it', async () => {

@@ -3,8 +3,9 @@
  * monitor's `notification.email.recipients`, only when something changed — and, when the monitor
  * judges against a goal, only when something changed meaningfully. A page the judge could not
  * judge counts as meaningful (fail-open, monitoring.md): a missed change is worse than a spare
- * e-mail. A message describes at most `maxPages` pages (5, as the hosted service caps its diffs),
- * each with its diff when `includeDiffs` is set, and ends with "and N more" for the rest.
+ * e-mail. A message lists every page that is not `same`, with its verdict or error; the diffs are
+ * capped at `maxPages` pages (5, as the hosted service caps its diffs) when `includeDiffs` is set,
+ * so a reader never has to open the API to learn which pages changed.
  *
  * @remarks
  * Recipients are taken as the monitor gives them: the hosted service's opt-in confirmation of
@@ -46,7 +47,7 @@ export interface EmailNotifierOptions {
    */
   maxDiffChars?: number;
   /**
-   * Most pages a message describes (with their diffs); the others are counted as "and N more".
+   * Most pages whose diffs a message carries; every other page is still listed, without its diff.
    * @default 5
    */
   maxPages?: number;
@@ -161,7 +162,7 @@ export class EmailNotifier implements Notifier {
       `<p>${escapeHtml(summaryLine(check))}</p>`,
       ...(monitor.goal ? [`<p>Goal: ${escapeHtml(monitor.goal)}</p>`] : []),
     ];
-    for (const page of pages.slice(0, this.#maxPages)) {
+    for (const [index, page] of pages.entries()) {
       const verdict = page.judgment ? ` — ${page.judgment.reason}` : '';
       text.push('', `${page.status.toUpperCase()}: ${page.url}${verdict}`);
       html.push(
@@ -172,7 +173,7 @@ export class EmailNotifier implements Notifier {
       if (page.error) text.push(`Error: ${page.error}`);
       const diff =
         page.diff?.text ?? (page.diff?.json ? JSON.stringify(page.diff.json, null, 2) : undefined);
-      if (includeDiffs && diff) {
+      if (includeDiffs && diff && index < this.#maxPages) {
         const cut =
           diff.length > this.#maxDiffChars
             ? `${diff.slice(0, this.#maxDiffChars)}\n[… cut at ${this.#maxDiffChars} characters]`
@@ -184,9 +185,9 @@ export class EmailNotifier implements Notifier {
         );
       }
     }
-    const more = pages.length - this.#maxPages;
-    if (more > 0) {
-      const line = `… and ${more} more page${more === 1 ? '' : 's'} (check ${check.id} lists them all).`;
+    const withoutDiff = pages.length - this.#maxPages;
+    if (includeDiffs && withoutDiff > 0) {
+      const line = `Diffs of the first ${this.#maxPages} pages only; check ${check.id} has all ${pages.length}.`;
       text.push('', line);
       html.push(`<p>${escapeHtml(line)}</p>`);
     }

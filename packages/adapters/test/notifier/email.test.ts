@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('an e-mail of a check where 8 pages changed', () => {
-  it('carries 5 diffs and says "and 3 more"', async () => {
+  it('lists all 8 changed pages and carries 5 diffs', async () => {
     for (const [index, path] of paths.entries())
       site.set(path, { title: `Plan ${index}`, text: `Plan ${index}: ${10 + index} EUR` });
     const service = new MonitorService({ store, config, notifiers: [email] });
@@ -64,12 +64,13 @@ describe('an e-mail of a check where 8 pages changed', () => {
       const [mail] = smtp.messages;
       expect(mail?.subject).toBe('[Plans] 8 pages changed');
       const text = mail?.text ?? '';
-      // One unified diff per described page: 5 of them, then the count of the rest.
+      // Every changed page by its URL; a unified diff for the first five only.
       expect(text.match(/^\+\+\+ b\//gm)).toHaveLength(5);
-      expect(text.match(/^CHANGED: /gm)).toHaveLength(5);
-      expect(text).toContain('and 3 more pages');
+      expect(text.match(/^CHANGED: /gm)).toHaveLength(8);
+      for (const path of paths) expect(text).toContain(`CHANGED: ${site.url}${path}`);
+      expect(text).toContain('Diffs of the first 5 pages only');
       expect(mail?.html?.toString().match(/<pre/g)).toHaveLength(5);
-      expect(mail?.html).toContain('and 3 more pages');
+      expect(mail?.html?.toString().match(/<h3>changed: /g)).toHaveLength(8);
     } finally {
       await service.stop();
     }

@@ -260,7 +260,7 @@ export function assertPublicUrl(url: URL, options: AddressGuardOptions = {}): vo
   const reason = blockedHostReason(url.hostname, options);
   if (reason) {
     throw new BlockedUrlError(
-      `${url.href} points to a private or reserved address (${reason}), which this server may not fetch`,
+      `${url.href} points to a private or reserved address (${reason}), which may not be fetched while allowPrivateAddresses is off`,
     );
   }
 }
@@ -297,7 +297,7 @@ export function guardedLookup(options: AddressGuardOptions = {}): LookupFunction
 
 function refusal(hostname: string, reason: string): BlockedUrlError {
   return new BlockedUrlError(
-    `${hostname} resolves to a private or reserved address (${reason}), which this server may not fetch`,
+    `${hostname} resolves to a private or reserved address (${reason}), which may not be fetched while allowPrivateAddresses is off`,
   );
 }
 

@@ -420,7 +420,7 @@ function toFetchError(
     return (
       blockedCause(error) ??
       new BlockedUrlError(
-        `${url.host} resolves to a private address, which this server may not fetch`,
+        `${url.host} resolves to a private address, which may not be fetched while allowPrivateAddresses is off`,
         {
           cause: error,
         },

@@ -1,6 +1,6 @@
 /** `trawl keys`: API keys of the server, kept as hashes in the data folder's store. */
 
-import { NotFoundError, webhookSigningKey } from '@trawl/core';
+import { defaultTeam, NotFoundError, webhookSigningKey } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
@@ -8,25 +8,29 @@ import type { Command } from './index.ts';
 import { quietable, quietFlagOption, quietHelp } from './page-flags.ts';
 import { openStore } from './store.ts';
 
-const usage = `Usage: trawl keys create --team <name>
+const usage = `Usage: trawl keys create [--team <name>]
        trawl keys list
        trawl keys revoke <prefix|key>
        trawl keys webhook-secret --team <name>
 
-create          makes a new API key for a team and prints it (only now: the store keeps its hash)
+create          makes a new API key for a team and prints it (only now: the store keeps its hash);
+                without --team, for team 'default': the team of what the CLI makes (monitors,
+                crawls) unless given --team, so the key sees them through the server
 list            shows each stored key's team, first characters and creation time
 revoke          removes the stored key shown by 'list' with that prefix (or the whole key); a
-                running server refuses it from its next start
+                running server refuses it within 5 seconds
 webhook-secret  prints the key a team's webhook receivers check X-Firecrawl-Signature with:
                 derived from TRAWL_WEBHOOK_SECRET and the team (bare keys and a keyless
                 server are team 'default'); each team's is its own
 
 ${quietHelp}
 
-Keys live in the SQLite store of $TRAWL_DATA_DIR; \`trawl serve\` reads them at start, beside
-TRAWL_API_KEYS. A server with any key requires one on every /v2 call.
+Keys live in the store of $TRAWL_DATA_DIR (or TRAWL_STORE); \`trawl serve\` reads them beside
+TRAWL_API_KEYS, again every few seconds while it runs. A server with any key requires one on
+every /v2 call.
 
 Examples:
+  trawl keys create
   trawl keys create --team ops
   trawl keys revoke fc-AbCdE
 `;
@@ -48,7 +52,7 @@ export const keysCommand: Command = {
         (action !== 'create' && action !== 'list' && action !== 'webhook-secret'))
     )
       throw new UsageError(
-        `give 'create --team <name>', 'list', 'revoke <prefix>' or 'webhook-secret --team <name>'`,
+        `give 'create [--team <name>]', 'list', 'revoke <prefix>' or 'webhook-secret --team <name>'`,
       );
     const config = loadConfig({ role: 'cli', env: io.env });
     if (action === 'webhook-secret') {
@@ -61,9 +65,14 @@ export const keysCommand: Command = {
     const store = await openStore(config);
     try {
       if (action === 'create') {
-        if (!values.team) throw new UsageError(`keys create needs --team <name>`);
-        io.stdout(`${await createApiKey(store, values.team)}\n`);
-        io.stderr(`Key for team '${values.team}' created; it is not shown again.\n`);
+        const team = values.team ?? defaultTeam;
+        io.stdout(`${await createApiKey(store, team)}\n`);
+        io.stderr(`Key for team '${team}' created; it is not shown again.\n`);
+        // The README's first server call lists the CLI's monitors: say when this key cannot.
+        if (team !== defaultTeam)
+          io.stderr(
+            `It sees team '${team}' only: what the CLI makes without --team (monitors, crawls) is team '${defaultTeam}'; give '--team ${team}' to 'trawl monitor create' for this key to see it.\n`,
+          );
       } else if (action === 'revoke') {
         const prefix = extra[0] ?? '';
         const revoked = await revokeApiKey(store, prefix);

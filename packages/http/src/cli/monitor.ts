@@ -16,6 +16,7 @@ import {
 } from '@trawl/core';
 import { loadConfig } from '../config.ts';
 import { monitorSettingsFrom } from '../server/monitor-settings.ts';
+import { withSettingNames } from '../setting-names.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { CliIo, Command } from './index.ts';
 import { quietable, quietFlagOption, quietHelp, toInteger } from './page-flags.ts';
@@ -235,7 +236,9 @@ export const monitorCommand: Command = {
         print({ ...done, pages }, () => {
           io.stdout(`${done.id}\t${summaryText(done)}\n`);
           for (const page of pages.filter((entry) => entry.status !== 'same')) {
-            io.stdout(`  ${page.status}\t${page.url}${page.error ? `\t${page.error}` : ''}\n`);
+            io.stdout(
+              `  ${page.status}\t${page.url}${page.error ? `\t${withSettingNames(page.error)}` : ''}\n`,
+            );
             io.stdout(pageDetailText(page));
           }
           if (done.warning) io.stderr(`warning: ${done.warning}\n`);

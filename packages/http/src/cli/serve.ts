@@ -6,7 +6,7 @@ import { ApiKeys } from '../server/auth.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { isLoopbackAddress, listeningLine } from './listening.ts';
-import { toInteger } from './page-flags.ts';
+import { quietable, quietFlagOption, toInteger } from './page-flags.ts';
 import { openQueue } from './queue.ts';
 import { serverOptionsFrom } from './server-options.ts';
 import { openCounters, openStore } from './store.ts';
@@ -22,6 +22,7 @@ Options:
   --allow-keyless-remote   listen on a non-loopback address without API keys
   --role api               accept requests, queue their jobs and answer from the store, but
                            run no jobs: 'trawl worker' processes do (needs TRAWL_QUEUE=bullmq)
+  -q, --quiet              no start-up or stop line on stderr (errors only)
   -h, --help               show this help
 
 API keys: TRAWL_API_KEYS="key1,team-a:key2", and those of 'trawl keys create'. Without keys the server is keyless and listens on
@@ -42,7 +43,9 @@ export const serveCommand: Command = {
       host: { type: 'string' },
       'allow-keyless-remote': { type: 'boolean' },
       role: { type: 'string' },
+      ...quietFlagOption,
     });
+    const say = quietable(io, values.quiet).stderr;
     if (positionals.length > 0)
       throw new UsageError(`serve takes no arguments (got '${positionals.join(' ')}')`);
     const flags: Record<string, unknown> = {};
@@ -86,7 +89,7 @@ export const serveCommand: Command = {
       );
     });
     // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
-    io.stderr(
+    say(
       `${listeningLine(app.server.address(), keys.keyless)}` +
         `${resumed.length > 0 ? `; resumed ${resumed.length} job(s)` : ''}` +
         `${webhooksPending > 0 ? `; ${webhooksPending} pending webhook(s) queued again` : ''}\n`,
@@ -110,7 +113,7 @@ export const serveCommand: Command = {
     await app.close();
     await queue.close();
     await counters?.close();
-    io.stderr(
+    say(
       'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',
     );
     return 0;

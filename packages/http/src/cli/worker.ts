@@ -12,7 +12,7 @@ import { serverContext } from '../server/context.ts';
 import { serverMonitors } from '../server/monitors.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
-import { toInteger } from './page-flags.ts';
+import { quietable, quietFlagOption, toInteger } from './page-flags.ts';
 import { openQueue } from './queue.ts';
 import { serverOptionsFrom } from './server-options.ts';
 import { openCounters, openStore } from './store.ts';
@@ -27,6 +27,7 @@ loopback addresses is refused unless TRAWL_ALLOW_PRIVATE_ADDRESSES=true.
 
 Options:
   --concurrency <n>   pages this worker scrapes at once (default $TRAWL_CRAWL_CONCURRENCY or 10)
+  -q, --quiet         no start-up or stop line on stderr (failures still)
   -h, --help          show this help
 
 Examples:
@@ -37,7 +38,12 @@ Examples:
 export const workerCommand: Command = {
   usage,
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { concurrency: { type: 'string' } });
+    const { values, positionals } = parseFlags(args, {
+      concurrency: { type: 'string' },
+      ...quietFlagOption,
+    });
+    // Only the start and stop lines go quiet: a failing monitor check is still reported.
+    const say = quietable(io, values.quiet).stderr;
     if (positionals.length > 0)
       throw new UsageError(`worker takes no arguments (got '${positionals.join(' ')}')`);
     const config = loadConfig({ role: 'worker', env: io.env });
@@ -73,7 +79,7 @@ export const workerCommand: Command = {
       // Webhook deliveries in the shared store's outbox that no live process holds (a killed
       // process's) are taken over and retried here too, as by `trawl serve` (issue 21, item 7).
       const webhooksPending = await server.webhookDrain.start();
-      io.stderr(
+      say(
         `Trawl worker ${process.pid}: ${concurrency} page(s) at a time from queue '${config.storage.queuePrefix}'` +
           `${webhooksPending > 0 ? `; ${webhooksPending} pending webhook(s) queued again` : ''}\n`,
       );
@@ -83,7 +89,7 @@ export const workerCommand: Command = {
       await monitors.close();
       await server.webhookDrain.stop();
       await server.webhooks.close();
-      io.stderr('Trawl worker stopped; its jobs continue on other workers.\n');
+      say('Trawl worker stopped; its jobs continue on other workers.\n');
       return 0;
     } finally {
       await queue.close();

@@ -62,17 +62,49 @@ export async function revokeApiKey(store: Store, prefix: string): Promise<Stored
   return match?.value;
 }
 
+/**
+ * How long a running server trusts its copy of the stored keys: `trawl keys create` and `trawl keys
+ * revoke` write the store, often from another process, and take effect within this time.
+ */
+const storedKeysFreshMs = 5_000;
+
 /** The server's keys: which team a presented key belongs to. */
 export class ApiKeys {
-  readonly #teams = new Map<string, string>();
+  readonly #configured = new Map<string, string>();
+  #stored = new Map<string, string>();
+  #store: Store | undefined;
+  #readAt = 0;
+  #reading: Promise<void> | undefined;
 
-  /** The keys of `TRAWL_API_KEYS` and those `trawl keys create` stored. */
+  /** The keys of `TRAWL_API_KEYS` and those `trawl keys create` stored (re-read by `fresh()`). */
   static async load(store: Store, spec: string | undefined): Promise<ApiKeys> {
     const keys = ApiKeys.parse(spec);
-    for await (const { key: hash, value } of scanStore<StoredKey>(store, keysNamespace)) {
-      keys.#teams.set(hash, value.team);
-    }
+    keys.#store = store;
+    await keys.#readStored();
     return keys;
+  }
+
+  /**
+   * Re-reads the stored keys when the copy is older than a few seconds, so a key revoked or made
+   * while the server runs counts without a restart. One read at a time; a store that fails keeps
+   * the last copy (the request then fails on the store elsewhere, with its own error).
+   */
+  async fresh(): Promise<this> {
+    if (this.#store && Date.now() - this.#readAt >= storedKeysFreshMs) {
+      this.#reading ??= this.#readStored()
+        .catch(() => {})
+        .finally(() => (this.#reading = undefined));
+      await this.#reading;
+    }
+    return this;
+  }
+
+  async #readStored(): Promise<void> {
+    const stored = new Map<string, string>();
+    for await (const { key: hash, value } of scanStore<StoredKey>(this.#store!, keysNamespace))
+      stored.set(hash, value.team);
+    this.#stored = stored;
+    this.#readAt = Date.now();
   }
 
   /**
@@ -99,18 +131,19 @@ export class ApiKeys {
   }
 
   add(team: string, key: string): void {
-    this.#teams.set(hashOf(key).toString('hex'), team);
+    this.#configured.set(hashOf(key).toString('hex'), team);
   }
 
   /** No key configured: requests need no Authorization header. */
   get keyless(): boolean {
-    return this.#teams.size === 0;
+    return this.#configured.size === 0 && this.#stored.size === 0;
   }
 
   /** The team of `key`, or undefined when it is not a key of this server. */
   teamOf(key: string): string | undefined {
     // Looked up by hash: timing reveals nothing about the keys themselves.
-    return this.#teams.get(hashOf(key).toString('hex'));
+    const hash = hashOf(key).toString('hex');
+    return this.#configured.get(hash) ?? this.#stored.get(hash);
   }
 }
 

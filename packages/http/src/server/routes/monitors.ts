@@ -12,6 +12,7 @@ import { ConflictError, monitorCreateSchema, monitorUpdateSchema } from '@trawl/
 import { parseOrThrow, parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
+import { withSettingNames } from '../../setting-names.ts';
 import { wireFields } from '../requests.ts';
 import { serverMonitors } from '../monitors.ts';
 import type { RoutePlugin } from './index.ts';
@@ -144,7 +145,14 @@ export const monitorRoutes: RoutePlugin = (app, server) => {
       return {
         success: true,
         ...(next ? { next } : {}),
-        data: { ...detail, ...(next ? { next } : {}) },
+        // A page's error is core's message, naming an option: say which variable sets it.
+        data: {
+          ...detail,
+          pages: detail.pages.map((page) =>
+            page.error ? { ...page, error: withSettingNames(page.error) } : page,
+          ),
+          ...(next ? { next } : {}),
+        },
       };
     },
   );
