@@ -2,8 +2,10 @@
  * The OpenAPI 3.1 document of the /v2 server, built from the same zod schemas that validate the
  * requests, so it cannot drift from what the server accepts.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { feedbackRequestSchema, searchFeedbackRequestSchema } from '@trawl/core/server';
+import { moreV2Paths, otherPaths, v1Paths } from './openapi-more-paths.ts';
+import { errorResponse, errors, jobId, jsonSchema, paging, post } from './openapi-parts.ts';
 import { monitorOpenApiPaths } from './routes/monitors.ts';
 import {
   batchScrapeRequest,
@@ -12,44 +14,6 @@ import {
   scrapeRequest,
   searchRequest,
 } from './requests.ts';
-
-const jsonSchema = (schema: z.ZodType) =>
-  z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
-
-const errors = {
-  '400': errorResponse('Invalid request: `details` lists each bad field'),
-  '401': errorResponse('Missing or unknown API key'),
-  '500': errorResponse('Unexpected error (`code: UNKNOWN_ERROR`) or a failed fetch'),
-};
-
-const jobId = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', format: 'uuid' },
-};
-const paging = [
-  { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
-];
-
-function post(summary: string, schema: z.ZodType, answer: string) {
-  return {
-    post: {
-      summary,
-      requestBody: {
-        required: true,
-        content: { 'application/json': { schema: jsonSchema(schema) } },
-      },
-      responses: { '200': { description: answer }, ...errors },
-    },
-  };
-}
 
 function job(kind: string) {
   return {
@@ -206,6 +170,9 @@ export function openApiDocument(): object {
           responses: { '200': { description: '`{ success, concurrency, maxConcurrency }`' } },
         },
       },
+      ...moreV2Paths(),
+      ...v1Paths(),
+      ...otherPaths,
     },
   };
   return cached;

@@ -9,7 +9,8 @@ import { admit, llmContextOf } from '../admission.ts';
 import { wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
-const previewSchema = z.strictObject({
+/** The body of `POST /v2/crawl/params-preview`. */
+export const crawlPreviewSchema = z.strictObject({
   url: z.string().min(1).max(8192),
   prompt: z.string().min(1).max(10_000),
   ...wireFields,
@@ -18,7 +19,7 @@ const previewSchema = z.strictObject({
 export const crawlPromptRoutes: RoutePlugin = (app, server) => {
   const { llm, store, config, admission } = server;
   app.post('/v2/crawl/params-preview', async (request) => {
-    const body = parseOrThrow(previewSchema, request.body ?? {}, 'crawl params preview');
+    const body = parseOrThrow(crawlPreviewSchema, request.body ?? {}, 'crawl params preview');
     // Without a model the preview answers 501 below; with one, it is model work like any other.
     const ticket = llm
       ? await admit(server, request.team, {
