@@ -17,55 +17,27 @@
  * differ only in masked noise (time stamps, copyright years, tracking parameters) are set aside,
  * and for a goal about prices, amounts or numbers a changed number or currency amount is
  * meaningful. The model is told which changed lines are only noise.
- * BM25 is written out here (a dozen lines) rather than taken from npm: the small packages on
- * offer build regular expressions from the query words, which goal text must never be.
+ * BM25 itself is internal/bm25.ts, shared with the `highlights` passages.
  */
 import { z } from 'zod';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
+import { bm25Scores, englishStopWords } from '../internal/bm25.ts';
 import { words } from '../internal/words.ts';
 import { amountChanges, numbersOfGoal, stem, withoutNoise } from './judge-rules.ts';
 import type { MeaningfulChange, PageJudgment } from './types.ts';
 
-/** Words that say nothing about what a goal cares for. */
-const stopWords = new Set(
-  (
-    'a an and any are as at be been but by can do does for from has have how i if in into is it its ' +
-    'let me my no not of on or our so than that the their them then there these they this to up us ' +
-    'was we were what when where which while who will with would you your ' +
-    'alert alerts change changed changes changing notify notified tell know let page pages site ' +
+/** Words that say nothing about what a goal cares for: function words, and the asking itself. */
+const stopWords = new Set([
+  ...englishStopWords,
+  ...(
+    'alert alerts change changed changes changing notify notified tell know page pages site ' +
     'something anything whenever please want wants watch track tracks'
   ).split(' '),
-);
+]);
 
 /** Content words of a goal. */
 export function goalTerms(goal: string): string[] {
   return [...new Set(words(goal).filter((word) => !stopWords.has(word) && word.length > 1))];
-}
-
-/** BM25 scores of each document for the query terms; documents, corpus and terms as stems. */
-function bm25(
-  query: readonly string[],
-  documents: readonly string[][],
-  corpus: readonly string[][],
-) {
-  const k1 = 1.2;
-  const b = 0.75;
-  const averageLength =
-    corpus.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, corpus.length);
-  const idf = new Map(
-    query.map((term) => {
-      const containing = corpus.filter((doc) => doc.includes(term)).length;
-      return [term, Math.log((corpus.length - containing + 0.5) / (containing + 0.5) + 1)];
-    }),
-  );
-  return documents.map((doc) =>
-    query.reduce((score, term) => {
-      const frequency = doc.filter((word) => word === term).length;
-      if (frequency === 0) return score;
-      const norm = k1 * (1 - b + (b * doc.length) / Math.max(1, averageLength));
-      return score + ((idf.get(term) ?? 0) * frequency * (k1 + 1)) / (frequency + norm);
-    }, 0),
-  );
 }
 
 const stems = (text: string) => words(text).map(stem);
@@ -113,7 +85,7 @@ export function judgeByKeywords(input: JudgeInput): PageJudgment {
   const termStems = [...new Set(terms.map(stem))];
   const documents = changed.map((entry) => stems(entry.line));
   const corpus = [...documents, ...input.context.map(stems)].filter((doc) => doc.length > 0);
-  const scores = bm25(termStems, documents, corpus);
+  const scores = bm25Scores(termStems, documents, corpus);
   const best = Math.max(...scores);
   const matches = changed
     .map((entry, index) => ({ ...entry, score: scores[index] ?? 0 }))
