@@ -391,7 +391,7 @@ describe.skipIf(chromiumMissing)('a browser session on a default server', () => 
       expect(run.body).toMatchObject({
         success: false,
         code: 'NOT_CONFIGURED',
-        error: expect.stringContaining('TRAWL_BROWSER_EXECUTE=node'),
+        error: expect.stringContaining('browserExecute (TRAWL_BROWSER_EXECUTE) set to node'),
       });
     } finally {
       await destroy(server, keyA, session.id);

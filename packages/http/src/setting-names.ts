@@ -21,3 +21,12 @@ export function withSettingNames(message: string): string {
   }
   return named;
 }
+
+/** Webhook deliveries as the API shows them: a refusal's reason names its variable too. */
+export function deliveriesWithSettingNames<Delivery extends { error?: string | undefined }>(
+  deliveries: readonly Delivery[],
+): Delivery[] {
+  return deliveries.map((delivery) =>
+    delivery.error ? { ...delivery, error: withSettingNames(delivery.error) } : delivery,
+  );
+}

@@ -98,7 +98,7 @@ describe('POST /v2/agent', () => {
     expect(answer.statusCode).toBe(501);
     expect(answer.json()).toMatchObject({ success: false, code: 'NOT_CONFIGURED' });
     expect(answer.json<{ error: string }>().error).toContain(
-      'TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL',
+      'llmBaseUrl (TRAWL_LLM_BASE_URL) and llmModel (TRAWL_LLM_MODEL)',
     );
   });
 

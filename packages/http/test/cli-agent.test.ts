@@ -118,7 +118,7 @@ describe('trawl agent', () => {
     const bare = await run(['agent', 'x'], {});
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('NOT_CONFIGURED');
-    expect(bare.stderr).toContain('TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL');
+    expect(bare.stderr).toContain('llmBaseUrl (TRAWL_LLM_BASE_URL) and llmModel (TRAWL_LLM_MODEL)');
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -426,7 +426,7 @@ describe('agent() input', () => {
   it('is refused at once without a model, naming the variables', async () => {
     await expect(agent({ prompt: 'Anything' })).rejects.toMatchObject({
       code: 'NOT_CONFIGURED',
-      message: expect.stringContaining('TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL') as unknown,
+      message: expect.stringContaining('llmBaseUrl and llmModel') as unknown,
     });
   });
 

@@ -37,7 +37,7 @@ export function prepareAgent(
     throw new NotConfiguredError(
       context.llm
         ? `The agent needs a model that can call tools, and the configured LlmProvider ('${context.llm.model}') has no completeWithTools.`
-        : 'The agent needs an LLM and none is configured: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL (any OpenAI-compatible endpoint: OpenAI, Ollama, llama.cpp server, vLLM), or pass an LlmProvider as context.llm.',
+        : 'The agent needs an LLM and none is configured: set llmBaseUrl and llmModel (any OpenAI-compatible endpoint: OpenAI, Ollama, llama.cpp server, vLLM), or pass an LlmProvider as context.llm.',
     );
   return resolved;
 }

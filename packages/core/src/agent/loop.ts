@@ -63,7 +63,7 @@ class AgentRun {
     const llm = context.llm;
     if (!llm?.completeWithTools)
       throw new NotConfiguredError(
-        'The agent needs a model that can call tools: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL (any OpenAI-compatible endpoint), or pass an LlmProvider with completeWithTools as context.llm.',
+        'The agent needs a model that can call tools: set llmBaseUrl and llmModel (any OpenAI-compatible endpoint), or pass an LlmProvider with completeWithTools as context.llm.',
       );
     this.#complete = (request) => llm.completeWithTools!(request);
     const config = context.config ?? resolveEngineConfig();

@@ -83,7 +83,7 @@ async function buildBlocker(
     } catch (error) {
       if (isConfigured) {
         throw new NotConfiguredError(
-          `The ad-block filter list ${path} (adblockLists, TRAWL_ADBLOCK_LISTS) cannot be read: ${(error as Error).message}`,
+          `The ad-block filter list ${path} (adblockLists) cannot be read: ${(error as Error).message}`,
           { cause: error, details: [{ path: ['adblockLists'], message: 'unreadable file' }] },
         );
       }
@@ -93,7 +93,7 @@ async function buildBlocker(
     if (!warnedMissing) {
       warnedMissing = true;
       process.emitWarning(
-        'blockAds: no filter list is installed, so the browser does not block ad and tracker requests (ad elements are still removed from the content). Install webext-ublock-origin-chromium (Debian) or set TRAWL_ADBLOCK_LISTS.',
+        'blockAds: no filter list is installed, so the browser does not block ad and tracker requests (ad elements are still removed from the content). Install webext-ublock-origin-chromium (Debian) or set adblockLists.',
         { code: 'TRAWL_NO_FILTER_LISTS' },
       );
     }

@@ -261,7 +261,7 @@ export class BrowserPool {
       });
     } catch (error) {
       throw new FetchError(
-        `Chromium at ${executablePath} did not start: ${firstLine(error)}. Check that it runs (${executablePath} --headless --version) or point TRAWL_CHROMIUM_PATH at another one`,
+        `Chromium at ${executablePath} did not start: ${firstLine(error)}. Check that it runs (${executablePath} --headless --version) or point chromiumPath at another one`,
         { cause: error },
       );
     }

@@ -47,7 +47,7 @@ export async function planPromptActions(
   const { llm } = context;
   if (!llm) {
     throw new NotConfiguredError(
-      'Prompt mode needs a model: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL, or send code instead of a prompt',
+      'Prompt mode needs a model: set llmBaseUrl and llmModel, or send code instead of a prompt',
     );
   }
   const response = await llm.complete({

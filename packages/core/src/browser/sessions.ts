@@ -134,7 +134,7 @@ export class BrowserSessions {
     const perTeam = this.#options.perTeam ?? 3;
     if (perTeam === 0) {
       throw new NotConfiguredError(
-        'Browser sessions are turned off on this server (browserSessionsPerTeam, TRAWL_BROWSER_SESSIONS_PER_TEAM, is 0)',
+        'Browser sessions are turned off on this server (browserSessionsPerTeam is 0)',
         { code: 'CAPABILITY_UNAVAILABLE' },
       );
     }
@@ -292,7 +292,7 @@ export class BrowserSessions {
       if ((this.#options.execute ?? 'off') !== 'node') {
         // Off by default (issue 14): code runs on the server's machine, see the README.
         throw new NotConfiguredError(
-          'Running code in browser sessions is off on this server: the operator turns it on with TRAWL_BROWSER_EXECUTE=node (browserExecute). Actions (execute with actions) and the cdpUrl still work',
+          'Running code in browser sessions is off on this server: the operator turns it on with browserExecute set to node. Actions (execute with actions) and the cdpUrl still work',
           { details: [{ path: ['code'], message: 'code execution is off' }] },
         );
       }

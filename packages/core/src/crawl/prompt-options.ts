@@ -50,7 +50,7 @@ export async function crawlOptionsFromPrompt(
 ): Promise<PromptOptions> {
   if (!context.llm)
     throw new NotConfiguredError(
-      'Turning a crawl prompt into options needs an LLM provider, and none is configured: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL.',
+      'Turning a crawl prompt into options needs an LLM provider, and none is configured: set llmBaseUrl and llmModel.',
     );
   const config = context.config ?? resolveEngineConfig();
   const runner = new LlmRunner({

@@ -389,15 +389,13 @@ export class WebhookSender {
   }
 }
 
-const allowHint = '(set TRAWL_ALLOW_PRIVATE_ADDRESSES=true to allow)';
-
 /** Why a webhook URL may not be called without resolving it: a private IP literal, localhost. */
 function literalRefusal(url: string, guard: AddressGuardOptions): string | undefined {
   try {
     assertPublicUrl(new URL(url), guard);
     return undefined;
   } catch (error) {
-    return `skipped: ${(error as Error).message} ${allowHint}`;
+    return `skipped: ${(error as Error).message}`;
   }
 }
 
@@ -405,7 +403,7 @@ function literalRefusal(url: string, guard: AddressGuardOptions): string | undef
 function blockedReasonOf(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     if ((current as { code?: unknown }).code === 'URL_BLOCKED') {
-      return `skipped: ${(current as Error).message} ${allowHint}`;
+      return `skipped: ${(current as Error).message}`;
     }
     current = (current as { cause?: unknown }).cause;
   }

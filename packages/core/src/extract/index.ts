@@ -48,7 +48,7 @@ export function prepareExtract(
   if (resolved.schema) compileSchema(resolved.schema, ['schema']);
   if (!context.llm)
     throw new NotConfiguredError(
-      'extract needs an LLM and none is configured: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL (any OpenAI-compatible endpoint), or pass an LlmProvider as context.llm.',
+      'extract needs an LLM and none is configured: set llmBaseUrl and llmModel (any OpenAI-compatible endpoint), or pass an LlmProvider as context.llm.',
     );
   return resolved;
 }

@@ -79,7 +79,7 @@ function searchTarget(
 ): MonitorTarget {
   if (!services.store.searchIndex && !services.searchProviders?.length) {
     throw new NotConfiguredError(
-      'Search targets need something to search: this store keeps no search index (use the SQLite store) and no web search provider is configured (TRAWL_SEARXNG_URL).',
+      'Search targets need something to search: this store keeps no search index (use the SQLite store) and no web search provider is configured (searxngUrl).',
       { details: [{ path, message: 'no search provider' }] },
     );
   }

@@ -363,7 +363,7 @@ function planProxy(options: ResolvedScrapeOptions, config: EngineConfig): ProxyP
     case 'basic':
       if (!config.proxyUrl) {
         throw new NotConfiguredError(
-          "proxy 'basic' needs a proxy URL: set proxyUrl in the engine config (TRAWL_PROXY_URL for the server), or use proxy 'auto'",
+          "proxy 'basic' needs a proxy URL: set proxyUrl in the engine config, or use proxy 'auto'",
         );
       }
       return { first: 'basic', fallbackProxyUrl: undefined, proxyUrl: config.proxyUrl };

@@ -118,13 +118,13 @@ function pickProviders(
   const source = providersAndKinds(options).source ?? (web.length > 0 ? 'web' : 'local');
   if (source === 'web' && web.length === 0) {
     throw new NotConfiguredError(
-      'No web search provider is configured: set TRAWL_SEARXNG_URL to a SearXNG instance, or search the built-in index with source: "local"',
+      'No web search provider is configured: set searxngUrl to a SearXNG instance, or search the built-in index with source: "local"',
     );
   }
   if (source !== 'web' && local.length === 0) {
     if (source === 'local' || web.length === 0) {
       throw new NotConfiguredError(
-        'Nothing to search: this store keeps no search index (use the SQLite store) and no web search provider is configured (TRAWL_SEARXNG_URL)',
+        'Nothing to search: this store keeps no search index (use the SQLite store) and no web search provider is configured (searxngUrl)',
       );
     }
     warnings.push('This store keeps no search index; only web results are returned.');

@@ -82,7 +82,7 @@ describe.skipIf(chromiumMissing)('browser sessions', () => {
         guarded.execute('harbour', session.id, { code: 'return 1' }),
       ).rejects.toMatchObject({
         code: 'NOT_CONFIGURED',
-        message: expect.stringContaining('TRAWL_BROWSER_EXECUTE=node'),
+        message: expect.stringContaining('browserExecute set to node'),
       });
       const run = await guarded.execute('harbour', session.id, {
         actions: [{ type: 'executeJavascript', script: '6 * 7' }],
@@ -133,7 +133,7 @@ describe.skipIf(chromiumMissing)('browser sessions', () => {
     const none = new BrowserSessions({ perTeam: 0 });
     await expect(none.create('harbour')).rejects.toMatchObject({
       code: 'CAPABILITY_UNAVAILABLE',
-      message: expect.stringContaining('TRAWL_BROWSER_SESSIONS_PER_TEAM'),
+      message: expect.stringContaining('browserSessionsPerTeam is 0'),
     });
     await none.close();
   });

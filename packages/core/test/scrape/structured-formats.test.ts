@@ -251,12 +251,12 @@ describe('LLM formats without an LLM', () => {
     ['question', { type: 'question', question: 'What is it?' }],
     ['query', { type: 'query', prompt: 'What is it?' }],
   ] as const)(
-    'refuses %s with NOT_CONFIGURED naming TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL',
+    'refuses %s with NOT_CONFIGURED naming the llmBaseUrl and llmModel options',
     async (_name, format) => {
       const error = await failureOf(page('/articles/plain.html'), { formats: [format] });
       expect(error).toMatchObject({ code: 'NOT_CONFIGURED' });
-      expect(error.message).toMatch(/TRAWL_LLM_BASE_URL/);
-      expect(error.message).toMatch(/TRAWL_LLM_MODEL/);
+      expect(error.message).toMatch(/llmBaseUrl/);
+      expect(error.message).toMatch(/llmModel/);
     },
   );
 

@@ -38,7 +38,7 @@ export function readSettings<S extends z.ZodType>(
 export function requireLlm(format: string, services: FormatServices): void {
   if (services.hasLlm) return;
   throw new NotConfiguredError(
-    `The '${format}' format needs an LLM provider, and none is configured: set TRAWL_LLM_BASE_URL and TRAWL_LLM_MODEL (any OpenAI-compatible endpoint, such as Ollama or vLLM), or pass an LlmProvider as context.llm; else remove it from formats.`,
+    `The '${format}' format needs an LLM provider, and none is configured: set llmBaseUrl and llmModel (any OpenAI-compatible endpoint, such as Ollama or vLLM), or pass an LlmProvider as context.llm; else remove it from formats.`,
     { details: [{ path: services.path, message: `format '${format}' needs an LLM` }] },
   );
 }

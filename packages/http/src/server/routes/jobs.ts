@@ -14,6 +14,7 @@ import { jobResultsRetentionMs } from '../jobs.ts';
 import { batchScrapeRequest, crawlRequest } from '../requests.ts';
 import { webhookConfigOf } from '../webhooks.ts';
 import { pageNumber, statusBody, statusPageSize, watch } from './job-status.ts';
+import { deliveriesWithSettingNames } from '../../setting-names.ts';
 import type { RoutePlugin } from './index.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -167,7 +168,7 @@ export const jobRoutes: RoutePlugin = (app, server) => {
 
     app.get<{ Params: { id: string } }>(`${prefix}/:id/webhooks`, async (request) => {
       const { job } = await mustFind(request);
-      return { success: true, deliveries: await webhooks.log(job.id) };
+      return { success: true, deliveries: deliveriesWithSettingNames(await webhooks.log(job.id)) };
     });
 
     app.get<{ Params: { id: string } }>(`${prefix}/:id/errors`, async (request) => {

@@ -12,7 +12,7 @@ import { ConflictError, monitorCreateSchema, monitorUpdateSchema } from '@trawl/
 import { parseOrThrow, parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
-import { withSettingNames } from '../../setting-names.ts';
+import { deliveriesWithSettingNames, withSettingNames } from '../../setting-names.ts';
 import { wireFields } from '../requests.ts';
 import { serverMonitors } from '../monitors.ts';
 import type { RoutePlugin } from './index.ts';
@@ -161,7 +161,10 @@ export const monitorRoutes: RoutePlugin = (app, server) => {
     const { id, checkId } = request.params;
     mustBeIds([id, monitorNotFound], [checkId, checkNotFound]);
     await service.check(id, checkId, { limit: 1 }, scope(request));
-    return { success: true, deliveries: await server.webhooks.log(checkId) };
+    return {
+      success: true,
+      deliveries: deliveriesWithSettingNames(await server.webhooks.log(checkId)),
+    };
   });
 };
 
