@@ -1,5 +1,5 @@
 /**
- * The README as a test (issue 23): every fenced block whose info string says `runnable`
+ * The README and docs/ as a test (issue 23): every fenced block whose info string says `runnable`
  * (```` ```js runnable ````, `ts runnable`, `sh runnable`) runs as pasted, and every js/ts block
  * marked `runnable` or `typecheck` compiles as TypeScript under the project's strict settings.
  *
@@ -41,6 +41,8 @@ interface Block {
   code: string;
   /** 1-based line of the opening fence, to name the block. */
   line: number;
+  /** The file it is in, relative to the repository: README.md or docs/<name>.md. */
+  file?: string;
   /** The ```` ```markdown output ```` block right after it, if any. */
   output?: string;
 }
@@ -65,8 +67,19 @@ function fencedBlocks(markdown: string): Block[] {
   return blocks;
 }
 
-const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-const blocks = fencedBlocks(readme);
+// The docs are held to the README's rule: a block marked runnable runs as pasted.
+const documents = [
+  'README.md',
+  ...readdirSync(join(repo, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+const blocks = documents.flatMap((file) =>
+  fencedBlocks(readFileSync(join(repo, file), 'utf8')).map((block) => ({ ...block, file })),
+);
+/** A name for the block unique across the documents, usable in a file name. */
+const blockName = (block: Block) =>
+  `${(block.file ?? 'README.md').replace(/\W+/g, '-')}-${block.line}`;
 const isCode = (block: Block) => ['js', 'ts', 'sh'].includes(block.language);
 const runnable = blocks.filter((block) => isCode(block) && block.marks.includes('runnable'));
 const typed = blocks.filter(
@@ -126,13 +139,16 @@ describe('the README', () => {
   });
 
   for (const block of runnable) {
-    it(`runs the ${block.language} block at line ${block.line} as pasted`, async () => {
+    it(`runs the ${block.language} block at ${block.file}:${block.line} as pasted`, async () => {
       const code = withFixture(block.code);
       let result;
       if (block.language === 'sh') {
         result = await run('bash', ['-euo', 'pipefail', '-c', code]);
       } else {
-        const file = join(folder, `block-${block.line}.${block.language === 'ts' ? 'mts' : 'mjs'}`);
+        const file = join(
+          folder,
+          `block-${blockName(block)}.${block.language === 'ts' ? 'mts' : 'mjs'}`,
+        );
         writeFileSync(file, code);
         result = await run(process.execPath, [
           '--conditions=development',
@@ -157,7 +173,7 @@ describe('the README', () => {
     const dir = join(folder, 'typecheck');
     mkdirSync(dir, { recursive: true });
     const files = typed.map((block) => {
-      const file = join(dir, `block-${block.line}.mts`);
+      const file = join(dir, `block-${blockName(block)}.mts`);
       writeFileSync(file, block.code);
       return file;
     });
