@@ -19,7 +19,7 @@ export function serverOptionsFrom(
   store: Store;
   queue: Queue;
   keys: ApiKeys;
-  counters: Counters | undefined;
+  counters: Counters;
 }) => ServerOptions {
   const monitors = monitorSettingsFrom(config.server);
   const {
@@ -40,7 +40,7 @@ export function serverOptionsFrom(
   return ({ store, queue, keys, counters }) => ({
     store,
     queue,
-    ...(counters ? { counters } : {}),
+    counters,
     config: config.engine,
     keys,
     monitors,
