@@ -53,7 +53,7 @@ describe('team limits shared by two API processes', () => {
     );
     // One ran at once; the other waited for the slot the first held in the other process.
     expect(limited.filter(Boolean)).toHaveLength(1);
-    const check = await servers[0]!.call('GET', '/v2/concurrency-check');
+    const check = await servers[0].call('GET', '/v2/concurrency-check');
     expect(check.body['concurrency']).toBe(0);
   });
 

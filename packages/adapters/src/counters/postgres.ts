@@ -236,7 +236,8 @@ export class PostgresCounters implements Counters {
     await this.#connect(action);
     try {
       const result = await inTransaction(this.#pool, (client) => {
-        const query: Query = async (sql, params) => (await client.query(sql, params)).rows;
+        const query: Query = async (sql, params) =>
+          (await client.query<Record<string, unknown>>(sql, params)).rows;
         return work(query, async (seed, ttlMs, expiry) => {
           const rows = await query(
             `INSERT INTO ${this.#table} AS c (key, fields, expires_at)

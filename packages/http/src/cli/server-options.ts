@@ -15,12 +15,7 @@ import { monitorSettingsFrom } from '../server/monitor-settings.ts';
  */
 export function serverOptionsFrom(
   config: Readonly<TrawlConfig>,
-): (services: {
-  store: Store;
-  queue: Queue;
-  keys: ApiKeys;
-  counters: Counters;
-}) => ServerOptions {
+): (services: { store: Store; queue: Queue; keys: ApiKeys; counters: Counters }) => ServerOptions {
   const monitors = monitorSettingsFrom(config.server);
   const {
     logLevel,
