@@ -4,26 +4,21 @@
  * file). A batch, an extract or a monitor check bigger than the credits, and every kind of paid
  * work at once (8 scrapes, a batch, a crawl, an extract, an agent run on the fake model, a
  * monitor check), never use more than the 3 credits. Feedback on one job sent to both processes
- * at once refunds it once, and the LLM token cap holds on /v2/parse too.
+ * at once refunds it once, and the LLM token cap holds on /v2/parse too. Model calls made at once
+ * by a team with few credits or tokens left never pass either limit: each call is paid for
+ * before it is made, at its upper bound.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mustFinish, stepsSoFar, use } from '../fakes/agent-model.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.ts';
 import { serveProcess, type KeyedServeProcess } from './serve-process.ts';
-import {
-  freshDatabase,
-  redisPrefix,
-  redisUrl,
-  type FreshDatabase,
-  type RedisPrefix,
-} from './shared-services.ts';
+import { apiProcessPair, type ApiProcessPair } from './split-deployment.ts';
 
 const fixture = inject('fixtureUrl');
 const credits = 3;
 
 let model: FakeOpenAi;
-const databases: FreshDatabase[] = [];
-const prefixes: RedisPrefix[] = [];
+const pairs: ApiProcessPair[] = [];
 const started: KeyedServeProcess[] = [];
 
 beforeAll(async () => {
@@ -38,33 +33,20 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(started.splice(0).map((server) => server.stop()));
-  await Promise.all(prefixes.map((prefix) => prefix.clean()));
-  await Promise.all(databases.map((database) => database.drop()));
+  await Promise.all(pairs.splice(0).map((pair) => pair.close()));
   await model.close();
 });
 
 /** Two API processes on a fresh database and Redis prefix, with `env` besides. */
 async function twoProcesses(label: string, env: Record<string, string> = {}) {
-  const database = await freshDatabase(`credits_${label}`);
-  databases.push(database);
-  const redis = redisPrefix(`credits_${label}`);
-  prefixes.push(redis);
-  const shared = {
-    TRAWL_STORE: 'postgres',
-    TRAWL_DATABASE_URL: database.url,
-    TRAWL_REDIS_URL: redisUrl,
-    TRAWL_REDIS_PREFIX: redis.prefix,
+  const pair = await apiProcessPair(`credits_${label}`, {
     TRAWL_TEAM_CREDITS: String(credits),
     TRAWL_LLM_BASE_URL: model.baseUrl,
     TRAWL_LLM_MODEL: 'fake',
     ...env,
-  };
-  // One after the other: the first creates the store's table.
-  const first = await serveProcess(shared);
-  started.push(first);
-  const second = await serveProcess(shared);
-  started.push(second);
-  return [first, second] as const;
+  });
+  pairs.push(pair);
+  return pair.processes;
 }
 
 /** Credits the team used (debits less refunds), as the ledger holds them. */
@@ -215,17 +197,19 @@ describe('credits past the team limit, over two API processes', () => {
 
 describe('the LLM token cap', () => {
   it('holds on /v2/parse with a json format once /v2/scrape answered 429', async () => {
+    // Room for one model call of the 2,048-token context, not for two.
     const server = await serveProcess({
       TRAWL_LLM_BASE_URL: model.baseUrl,
       TRAWL_LLM_MODEL: 'fake',
-      TRAWL_LLM_DAILY_TOKENS: '1',
+      TRAWL_LLM_CONTEXT_TOKENS: '2048',
+      TRAWL_LLM_DAILY_TOKENS: '2100',
     });
     started.push(server);
     const json = {
       type: 'json',
       schema: { type: 'object', properties: { title: { type: 'string' } } },
     };
-    // The first asks the model and uses the day's token; the next is over the cap.
+    // The first asks the model; the next cannot reserve a call's tokens under the cap.
     expect(
       (await server.call('POST', '/v2/scrape', { url: `${fixture}/`, formats: [json] })).status,
     ).toBe(200);
@@ -249,4 +233,65 @@ describe('the LLM token cap', () => {
     expect(parsed.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(model.requests.length).toBe(requestsBefore);
   }, 60_000);
+});
+
+describe('model calls at once, with few credits or tokens left', () => {
+  /** A json format whose prompt differs per request (no cached answer), asking the fake model. */
+  const json = (index: number) => ({
+    type: 'json',
+    prompt: `The title of the page, request ${index}`,
+    schema: { type: 'object', properties: { title: { type: 'string' } } },
+  });
+  /** A long answer: each call uses hundreds of tokens, some past a thousand. */
+  const longAnswer = () => ({ content: JSON.stringify({ title: 'A page '.repeat(400) }) });
+
+  it('never passes the credits: each call reserves its bound before it is made', async () => {
+    const limit = 5;
+    model.respond = longAnswer;
+    const server = await serveProcess({
+      TRAWL_TEAM_CREDITS: String(limit),
+      TRAWL_LLM_BASE_URL: model.baseUrl,
+      TRAWL_LLM_MODEL: 'fake',
+      TRAWL_LLM_CONTEXT_TOKENS: '2048',
+    });
+    started.push(server);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        server.call('POST', '/v2/scrape', {
+          url: `${fixture}/?llm=${index}`,
+          formats: ['markdown', json(index)],
+        }),
+      ),
+    );
+    // Some ran, with their answer; the rest were refused rather than run on credits in use.
+    const ran = answers.filter((answer) => answer.status === 200);
+    expect(ran.length).toBeGreaterThan(0);
+    expect(answers.every((answer) => [200, 402].includes(answer.status))).toBe(true);
+    const usage = await server.call('GET', '/v2/team/credit-usage');
+    expect((usage.body['data'] as { creditsUsed: number }).creditsUsed).toBeLessThanOrEqual(limit);
+  }, 60_000);
+
+  it('never passes the daily token cap, on two processes at once', async () => {
+    const cap = 3000;
+    model.respond = longAnswer;
+    const [one, two] = await twoProcesses('tokens', {
+      TRAWL_TEAM_CREDITS: '1000',
+      TRAWL_LLM_DAILY_TOKENS: String(cap),
+      TRAWL_LLM_CONTEXT_TOKENS: '2048',
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        (index % 2 ? two : one).call('POST', '/v2/scrape', {
+          url: `${fixture}/?tokens=${index}`,
+          formats: ['markdown', json(index)],
+        }),
+      ),
+    );
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    expect(answers.every((answer) => [200, 429].includes(answer.status))).toBe(true);
+    const usage = await one.call('GET', '/v2/team/token-usage');
+    const used = (usage.body['data'] as { tokensUsedToday: number }).tokensUsedToday;
+    expect(used).toBeGreaterThan(0);
+    expect(used).toBeLessThanOrEqual(cap);
+  }, 120_000);
 });

@@ -1,18 +1,32 @@
 /**
- * A split deployment as real processes (issue 21): one `trawl serve --role api` and any number
+ * Split deployments as real processes (issue 21): one `trawl serve --role api` and any number
  * of `trawl worker` processes, sharing a fresh PostgreSQL database (the store) and a BullMQ queue
- * under a fresh prefix on the machine's Redis. `close()` kills what is left, drops the database
- * and unlinks the queue's keys.
+ * under a fresh prefix on the machine's Redis (`SplitDeployment`; `close()` kills what is left,
+ * drops the database and unlinks the queue's keys); or two `trawl serve` processes on one
+ * database and Redis prefix, or on the database alone (`apiProcessPair`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import pg from 'pg';
-import { startServe, type ServeProcess } from './serve-process.ts';
+import {
+  serveProcess,
+  startServe,
+  type KeyedServeProcess,
+  type ServeProcess,
+} from './serve-process.ts';
+import {
+  freshDatabase,
+  redisPrefix,
+  redisUrl,
+  type FreshDatabase,
+  type RedisPrefix,
+} from './shared-services.ts';
+
+export { redisUrl };
 
 const bin = join(import.meta.dirname, '../../packages/http/src/bin.ts');
-export const redisUrl = 'redis://127.0.0.1:6379';
 const adminUrl = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Why the split-deployment tests cannot run here, or undefined when Redis and PostgreSQL answer. */
@@ -178,4 +192,49 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
   } finally {
     await client.end();
   }
+}
+
+/** Two `trawl serve` processes on one database (and Redis prefix), and their clean-up. */
+export interface ApiProcessPair {
+  processes: readonly [KeyedServeProcess, KeyedServeProcess];
+  database: FreshDatabase;
+  /** The prefix their counters use; undefined when they share PostgreSQL alone. */
+  redis: RedisPrefix | undefined;
+  /** Stops both, unlinks the prefix's keys and drops the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Two `trawl serve` processes (each answers and runs jobs) sharing a fresh PostgreSQL database
+ * named after `label` and, unless `redis` is false, a Redis prefix of their own for their
+ * counters: a team spreading its requests over two API processes. `env` goes to both.
+ */
+export async function apiProcessPair(
+  label: string,
+  env: Record<string, string> = {},
+  options: { redis?: boolean } = {},
+): Promise<ApiProcessPair> {
+  const database = await freshDatabase(label);
+  const redis = options.redis === false ? undefined : redisPrefix(label);
+  const shared = {
+    TRAWL_STORE: 'postgres',
+    TRAWL_DATABASE_URL: database.url,
+    ...(redis ? { TRAWL_REDIS_URL: redisUrl, TRAWL_REDIS_PREFIX: redis.prefix } : {}),
+    ...env,
+  };
+  const started: KeyedServeProcess[] = [];
+  const close = async () => {
+    await Promise.all(started.map((server) => server.stop()));
+    await redis?.clean();
+    await database.drop();
+  };
+  try {
+    // One after the other: the first creates the store's tables.
+    started.push(await serveProcess(shared));
+    started.push(await serveProcess(shared));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { processes: [started[0]!, started[1]!], database, redis, close };
 }

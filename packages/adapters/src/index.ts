@@ -12,5 +12,7 @@ export { OpenAiLlmProvider, parseJsonAnswer } from './llm/openai.ts';
 export type { OpenAiLlmProviderOptions } from './llm/openai.ts';
 export { RedisCounters } from './counters/redis.ts';
 export type { RedisCountersOptions } from './counters/redis.ts';
+export { PostgresCounters } from './counters/postgres.ts';
+export type { PostgresCountersOptions } from './counters/postgres.ts';
 export { BullmqQueue } from './queue/bullmq.ts';
 export type { BullmqQueueOptions } from './queue/bullmq.ts';

@@ -114,6 +114,7 @@ export type {
   CounterReservation,
 } from './interfaces/counters.ts';
 export { MemoryCounters } from './defaults/memory-counters.ts';
+export { PriceTable } from './credits/prices.ts';
 export type { Fetcher, FetchRequest, FetchResponse } from './interfaces/fetcher.ts';
 export { SqliteStore } from './defaults/sqlite-store.ts';
 export type { SqliteStoreOptions } from './defaults/sqlite-store.ts';

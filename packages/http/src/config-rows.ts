@@ -203,7 +203,7 @@ export const configRows = [
     env: 'TRAWL_CREDIT_PRICES',
     schema: pricesFromEnv.optional(),
     description:
-      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page), llm_tokens (per 1,000 LLM tokens). Each unset price is 1.',
+      'Credits per kind of work, `name=credits` comma-separated: scrape, map, parse, search (per request), crawl, batch_scrape, monitor (per page, search query or judgment of a monitor check), monitor_json (per monitor page with a JSON extraction; 5 unset), llm_tokens (per 1,000 LLM tokens). Each other unset price is 1.',
   },
   {
     key: 'feedbackDailyRefundCap',

@@ -24,12 +24,14 @@ beforeAll(async () => {
   store = new SqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'trawl-llm-usage-')), 'db') });
   app = buildServer({
     store,
-    config: resolveEngineConfig({ allowPrivateAddresses: true }),
+    // A model call may use up to 2,048 tokens, and that is reserved before it is made: the
+    // day's 2,100 tokens pay for one call, not two.
+    config: resolveEngineConfig({ allowPrivateAddresses: true, llmContextTokens: 2048 }),
     keys: ApiKeys.parse('team-a:key-a'),
     logLevel: 'silent',
     llm: new OpenAiLlmProvider({ baseUrl: fake.baseUrl, model: 'fake' }),
     creditPrices: { llm_tokens: 3 },
-    llmDailyTokens: 1,
+    llmDailyTokens: 2100,
   });
   await app.ready();
 });

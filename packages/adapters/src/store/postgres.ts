@@ -119,7 +119,7 @@ function likePrefix(prefix: string): string {
 }
 
 /** Checks a table or schema name; any text is allowed, since it is always quoted. */
-function assertIdentifier(role: 'table' | 'schema', name: string): void {
+export function assertIdentifier(role: 'table' | 'schema', name: string): void {
   assertName(role, name, { allowNul: false });
   if (name === '' || Buffer.byteLength(name) > maxIdentifierBytes) {
     throw new ValidationError(
@@ -134,7 +134,7 @@ function assertIdentifier(role: 'table' | 'schema', name: string): void {
  * node-postgres falls back to $PGUSER, then $USER, and sends no name at all when both are unset,
  * as in many services and containers; the server then refuses the connection.
  */
-function withDefaultUser(connectionString: string): string {
+export function withDefaultUser(connectionString: string): string {
   if (process.env['PGUSER'] || process.env['USER'] || process.env['USERNAME']) {
     return connectionString;
   }
@@ -152,12 +152,36 @@ function withDefaultUser(connectionString: string): string {
 }
 
 /** Names the server for messages without its password. */
-function describeTarget(connectionString: string): string {
+export function describeTarget(connectionString: string): string {
   try {
     const url = new URL(connectionString);
     return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`;
   } catch {
     return 'the configured server';
+  }
+}
+
+/**
+ * Runs `work` in one transaction on a connection of `pool`: committed when it resolves, rolled
+ * back when it throws, and then the connection is discarded rather than reused.
+ */
+export async function inTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    failure = error;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release(failure instanceof Error ? failure : undefined);
   }
 }
 
@@ -327,10 +351,7 @@ export class PostgresStore implements Store {
     };
     // The common case needs no lock and no CREATE privilege: the table is there already.
     if (await exists(this.#pool)) return;
-    const client = await this.#pool.connect();
-    let failure: unknown;
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.#pool, async (client) => {
       // CREATE ... IF NOT EXISTS is not safe on its own when two processes run it together: both
       // pass the check and one fails on a catalog unique index. An advisory lock, released at
       // COMMIT, lets one create while the other waits and then finds the table.
@@ -338,29 +359,20 @@ export class PostgresStore implements Store {
         "SELECT pg_advisory_xact_lock(hashtextextended('trawl-store:' || $1, 0))",
         [this.#table],
       );
-      if (!(await exists(client))) {
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${escapeIdentifier(this.#schema)}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
-          namespace text COLLATE "C" NOT NULL,
-          key text COLLATE "C" NOT NULL,
-          value json NOT NULL,
-          expires_at timestamptz,
-          PRIMARY KEY (namespace, key)
-        )`);
-        // Unnamed, so PostgreSQL picks a name that cannot clash with another table's index.
-        await client.query(
-          `CREATE INDEX ON ${this.#table} (expires_at) WHERE expires_at IS NOT NULL`,
-        );
-      }
-      await client.query('COMMIT');
-    } catch (error) {
-      failure = error;
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      // A connection that failed mid-transaction is discarded rather than reused.
-      client.release(failure instanceof Error ? failure : undefined);
-    }
+      if (await exists(client)) return;
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${escapeIdentifier(this.#schema)}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
+        namespace text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        value json NOT NULL,
+        expires_at timestamptz,
+        PRIMARY KEY (namespace, key)
+      )`);
+      // Unnamed, so PostgreSQL picks a name that cannot clash with another table's index.
+      await client.query(
+        `CREATE INDEX ON ${this.#table} (expires_at) WHERE expires_at IS NOT NULL`,
+      );
+    });
   }
 
   /** Wraps a driver error, keeping errors that already carry a code. */

@@ -6,7 +6,7 @@
  * model call that writes the answer, so it can always stop and answer with what it has rather
  * than pass the budget.
  */
-import type { CreditPrices } from '../credits/options.ts';
+import type { PriceTable } from '../credits/prices.ts';
 import type { LlmUsage } from '../interfaces/llm-provider.ts';
 
 /** Work counted against the credits. */
@@ -45,12 +45,12 @@ export interface BudgetLimits {
 /** A run's spending against its limits; reads and updates the run's own counters. */
 export class AgentBudget {
   readonly limits: BudgetLimits;
-  readonly #prices: CreditPrices;
+  readonly #prices: PriceTable;
   readonly #spend: AgentSpend;
   readonly #usage: LlmUsage;
 
   /** `spend` and `usage` are the run's state, updated in place (and so checkpointed with it). */
-  constructor(limits: BudgetLimits, prices: CreditPrices, spend: AgentSpend, usage: LlmUsage) {
+  constructor(limits: BudgetLimits, prices: PriceTable, spend: AgentSpend, usage: LlmUsage) {
     this.limits = limits;
     this.#prices = prices;
     this.#spend = spend;
@@ -69,10 +69,11 @@ export class AgentBudget {
 
   /** Credits spent so far, by kind. */
   credits(extra: SpendEstimate = {}): AgentCredits {
-    const searches = (this.#spend.searches + (extra.searches ?? 0)) * this.#prices.search;
-    const maps = (this.#spend.maps + (extra.maps ?? 0)) * this.#prices.map;
-    const pages = (this.#spend.pages + (extra.pages ?? 0)) * this.#prices.scrape;
-    const tokens = Math.ceil((this.tokens + (extra.tokens ?? 0)) / 1000) * this.#prices.llm_tokens;
+    const prices = this.#prices;
+    const searches = prices.cost('search', this.#spend.searches + (extra.searches ?? 0));
+    const maps = prices.cost('map', this.#spend.maps + (extra.maps ?? 0));
+    const pages = prices.cost('scrape', this.#spend.pages + (extra.pages ?? 0));
+    const tokens = prices.tokenCredits(this.tokens + (extra.tokens ?? 0));
     return { searches, maps, pages, tokens, total: searches + maps + pages + tokens };
   }
 

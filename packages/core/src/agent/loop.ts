@@ -8,7 +8,7 @@
  * answer and every tool result, so a run resumes from where it stopped.
  */
 import { resolveEngineConfig } from '../config.ts';
-import { creditPricesSchema } from '../credits/options.ts';
+import { defaultPrices } from '../credits/prices.ts';
 import {
   ContentTooLargeError,
   ConflictError,
@@ -80,7 +80,7 @@ class AgentRun {
     this.#state = state;
     this.#budget = new AgentBudget(
       { ...budgetOf(options), maxCredits: options.maxCredits },
-      context.prices ?? creditPricesSchema.parse({}),
+      context.prices ?? defaultPrices,
       state.spend,
       state.usage,
     );

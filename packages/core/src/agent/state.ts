@@ -4,7 +4,7 @@
  * every step and a restarted process resumes the run from it; and what `agent()` returns.
  */
 import { randomUUID } from 'node:crypto';
-import type { CreditPrices } from '../credits/options.ts';
+import type { PriceTable } from '../credits/prices.ts';
 import type { LlmToolMessage, LlmUsage } from '../interfaces/llm-provider.ts';
 import type { SearchContext } from '../search/engine.ts';
 import type { AgentCredits, AgentSpend } from './budget.ts';
@@ -56,8 +56,8 @@ export function initialState(model: string, runId: string = randomUUID()): Agent
 
 /** Services and hooks of a run, besides the engine's (store, config, fetchers, providers, llm). */
 export interface AgentContext extends SearchContext {
-  /** Credits of each kind of work, for `maxCredits`; every price is 1 when left out. */
-  prices?: CreditPrices;
+  /** The price table `maxCredits` is counted in (a server's admission's); the defaults unset. */
+  prices?: PriceTable;
   /** The run's id in its trace (the server's job id). */
   runId?: string;
   /** A state a stopped run left: the run goes on from its last step. */

@@ -4,23 +4,10 @@
  * results are replaced by a line saying what they were, the newest stay whole. The model keeps
  * the facts it needs by noting them in its own messages and in later tool arguments.
  */
-import { charsPerToken } from '../llm/chunk.ts';
+import { estimateConversationTokens } from '../llm/chunk.ts';
 import type { LlmToolMessage } from '../interfaces/llm-provider.ts';
 
-/** Estimated tokens of messages and tool definitions; a third more than the chunker's rule, to be safe. */
-export function estimateConversationTokens(
-  messages: readonly LlmToolMessage[],
-  extra = '',
-): number {
-  let chars = extra.length;
-  for (const message of messages) {
-    chars += message.content.length + 16;
-    if ('toolCalls' in message)
-      for (const call of message.toolCalls)
-        chars += call.name.length + call.argumentsText.length + 16;
-  }
-  return Math.ceil((chars / charsPerToken) * 1.34);
-}
+export { estimateConversationTokens };
 
 /**
  * The messages to send: as they are when they fit `maxTokens`, else with the oldest tool results

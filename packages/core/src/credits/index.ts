@@ -14,8 +14,8 @@ import {
   creditLedgerOptionsSchema,
   type CreditEndpoint,
   type CreditLedgerOptions,
-  type CreditPrices,
 } from './options.ts';
+import { PriceTable } from './prices.ts';
 import { daysMs } from '../internal/time.ts';
 
 /** What a ledger entry is about. */
@@ -97,7 +97,7 @@ const sharedKey = (team: string) => `credits:${teamKey(team)}`;
 export class CreditLedger {
   readonly #store: Store;
   readonly #perTeam: number | undefined;
-  readonly #prices: CreditPrices;
+  readonly #prices: PriceTable;
   readonly #counters: Counters;
   #writes: Promise<unknown> = Promise.resolve();
 
@@ -115,7 +115,7 @@ export class CreditLedger {
     this.#store = store;
     this.#counters = counters;
     this.#perTeam = resolved.perTeam;
-    this.#prices = Object.freeze(resolved.prices);
+    this.#prices = new PriceTable(resolved.prices);
   }
 
   /** Credits each team may spend; undefined when unlimited. */
@@ -123,14 +123,14 @@ export class CreditLedger {
     return this.#perTeam;
   }
 
-  /** The configured price of each kind of work. */
-  get prices(): Readonly<CreditPrices> {
+  /** The price table charges are made by. */
+  get prices(): PriceTable {
     return this.#prices;
   }
 
   /** What `units` of `endpoint` cost (pages for crawls, batch scrapes and monitor checks). */
   cost(endpoint: CreditEndpoint, units = 1): number {
-    return this.#prices[endpoint] * units;
+    return this.#prices.cost(endpoint, units);
   }
 
   /** The team's totals; a team with no entry has used nothing. */

@@ -22,10 +22,13 @@ export const creditEndpoints = [
 /** One of {@link creditEndpoints}. */
 export type CreditEndpoint = (typeof creditEndpoints)[number];
 
-const price = (what: string) =>
-  z.number().int().min(0).max(1_000_000).default(1).describe(`Credits per ${what}.`);
+const price = (what: string, fallback = 1) =>
+  z.number().int().min(0).max(1_000_000).default(fallback).describe(`Credits per ${what}.`);
 
-/** Credits each kind of work costs. Every price defaults to 1, as the hosted service's base rate. */
+/**
+ * Credits each kind of work costs. Every price defaults to 1, the hosted service's base rate,
+ * but a monitor page with a JSON extraction (5, as the hosted service bills it).
+ */
 export const creditPricesSchema = z.strictObject({
   /** @default 1 */
   scrape: price('scrape'),
@@ -40,7 +43,9 @@ export const creditPricesSchema = z.strictObject({
   /** @default 1 */
   search: price('search'),
   /** @default 1 */
-  monitor: price('page a monitor check scrapes'),
+  monitor: price('page a monitor check scrapes, search query or judgment it makes'),
+  /** A monitor page with a JSON extraction, as the hosted service bills it. @default 5 */
+  monitor_json: price('page a monitor check scrapes and extracts JSON from', 5),
   /** Charged on each request's LLM tokens, rounded up to whole thousands. @default 1 */
   llm_tokens: price('1,000 LLM tokens (json, summary and other LLM formats)'),
 });

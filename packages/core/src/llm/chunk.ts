@@ -5,12 +5,31 @@
  * caller cut again. Chunks break at blank lines (paragraphs, tables stay whole when they fit),
  * then at line ends, then anywhere.
  */
+import type { LlmMessage, LlmToolMessage } from '../interfaces/llm-provider.ts';
 
 /** Characters per token assumed when sizing text. */
 export const charsPerToken = 4;
 
 /** Estimated tokens of `text`. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / charsPerToken);
+
+/**
+ * Estimated tokens of messages (and `extra` text sent with them: tool definitions, a schema); a
+ * third more than the chunker's rule, to be safe where the estimate bounds a spend.
+ */
+export function estimateConversationTokens(
+  messages: readonly (LlmMessage | LlmToolMessage)[],
+  extra = '',
+): number {
+  let chars = extra.length;
+  for (const message of messages) {
+    chars += message.content.length + 16;
+    if ('toolCalls' in message)
+      for (const call of message.toolCalls)
+        chars += call.name.length + call.argumentsText.length + 16;
+  }
+  return Math.ceil((chars / charsPerToken) * 1.34);
+}
 
 /** Splits `text` into pieces of at most `maxChars`, preferring paragraph and line boundaries. */
 export function splitText(text: string, maxChars: number): string[] {

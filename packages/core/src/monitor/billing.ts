@@ -4,6 +4,7 @@
  * it cost (the server's `Admission` fits `MonitorCredits`).
  */
 import type { Admission, AdmissionTicket } from '../credits/admission.ts';
+import { defaultPrices, type PriceTable } from '../credits/prices.ts';
 import { minuteMs } from '../internal/time.ts';
 import { comparisonOf, creditsPerPage, scrapedPagesCredits } from './comparison.ts';
 import type { MonitorRecord } from './records.ts';
@@ -11,7 +12,11 @@ import { runsPerMonth } from './schedule.ts';
 import type { MonitorCheck } from './types.ts';
 
 /** How monitor checks are paid for: admission (its prices, and a reservation per check). */
-export type MonitorCredits = Pick<Admission, 'allows' | 'admit' | 'cost'>;
+export type MonitorCredits = Pick<Admission, 'allows' | 'admit' | 'prices'>;
+
+/** The prices checks are counted in: admission's, or the defaults when checks are free. */
+export const pricesOf = (credits: MonitorCredits | undefined): PriceTable =>
+  credits?.prices ?? defaultPrices;
 
 /** A check's reservation lasts as long as a check may run; a dead worker's lapses then. */
 const checkLeaseMs = 60 * minuteMs;
@@ -37,37 +42,39 @@ export async function admitCheck(
 
 /** What a page of `monitor` takes from its check's reservation. */
 export function pageTake(credits: MonitorCredits, monitor: MonitorRecord): number {
-  return credits.cost('monitor', scrapedPagesCredits(monitor, 1));
+  return scrapedPagesCredits(monitor, 1, credits.prices);
 }
 
 /** Pages a crawl target counts for, before its first check, when it sets no limit. */
 const defaultCrawlEstimate = 100;
 
 /**
- * Credits a month of checks costs: runs in the next 30 days × pages of every target × credits
- * per page (5 with a JSON extraction). A crawl target counts the pages its last check reached;
- * before that, its `limit`, or 100 pages without one.
+ * Credits a month of checks costs: runs in the next 30 days × (pages of every target × credits
+ * per page, dearer with a JSON extraction; a search target's queries at the monitor price). A
+ * crawl target counts the pages its last check reached; before that, its `limit`, or 100 pages
+ * without one.
  */
 export function estimateMonthlyCredits(
   record: MonitorRecord,
   credits: MonitorCredits | undefined,
 ): number {
   const runs = runsPerMonth(record.schedule);
+  const prices = pricesOf(credits);
   let perRun = 0;
   for (const target of record.targets) {
-    // A search target costs a credit per query (its results are not scraped).
+    // A search target costs a query's price per query (its results are not scraped).
     if (target.type === 'search') {
-      perRun += target.queries.length;
+      perRun += prices.cost('monitor', target.queries.length);
       continue;
     }
-    const rate = creditsPerPage(comparisonOf(target.scrapeOptions));
+    const rate = creditsPerPage(comparisonOf(target.scrapeOptions), prices);
     const pages =
       target.type === 'scrape'
         ? target.urls.length
         : (record.pagesSeen?.[target.id] ?? target.crawlOptions?.limit ?? defaultCrawlEstimate);
     perRun += pages * rate;
   }
-  return runs * (credits?.cost('monitor', perRun) ?? perRun);
+  return runs * perRun;
 }
 
 /** The credits one run is expected to cost, from the monthly estimate. */
@@ -87,8 +94,7 @@ export async function chargeCheck(
 ): Promise<MonitorCheck> {
   if (!credits || !ticket) return check;
   try {
-    const cost = credits.cost('monitor', check.actualCredits ?? 0);
-    await ticket.settle({ monitor: cost });
+    await ticket.settle({ monitor: check.actualCredits ?? 0 });
     if (!check.actualCredits) return { ...check, billingStatus: 'released' };
     return { ...check, billingStatus: 'confirmed' };
   } catch (error) {

@@ -25,6 +25,7 @@ import {
   estimatedCreditsPerRun,
   pageTake,
   estimateMonthlyCredits,
+  pricesOf,
   type MonitorCredits,
 } from './billing.ts';
 import { runCheck } from './check.ts';
@@ -299,7 +300,9 @@ export class CheckRunner {
         run = await runCheck(
           {
             ...this.#checkContext(signal, record.team),
-            ...(ticket ? { takePage: () => ticket.take(take) } : {}),
+            ...(ticket
+              ? { takePage: () => ticket.take(take), take: (amount) => ticket.take(amount) }
+              : {}),
           },
           this.#options.publicMonitor(record),
           running,
@@ -334,6 +337,7 @@ export class CheckRunner {
       team,
       records,
       config,
+      prices: pricesOf(this.#options.credits),
       ...(fetchers ? { fetchers } : {}),
       ...(llm ? { llm } : {}),
       ...(searchProviders ? { searchProviders } : {}),

@@ -4,6 +4,7 @@
  * change against the goal, and record the page (stored, counted, shown as progress, notified).
  */
 import type { EngineConfig, EngineContext } from '../config.ts';
+import type { PriceTable } from '../credits/prices.ts';
 import type { LlmProvider } from '../interfaces/llm-provider.ts';
 import type { Notifier } from '../interfaces/notifier.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
@@ -31,11 +32,18 @@ export interface CheckContext {
   signal: AbortSignal;
   /** Reports what a check could not do that is not a page error (a judge failing). */
   warn?: (message: string) => void;
+  /** The prices of the check's work (admission's when checks are billed). */
+  prices: PriceTable;
   /**
    * Takes a page's credits from the check's reservation before the page is scraped: false when
    * the team cannot pay for it (the page is not scraped). Unset: checks are free.
    */
   takePage?: () => Promise<boolean>;
+  /**
+   * Takes `credits` from the check's reservation before a search query or an LLM judgment:
+   * false when the team cannot pay for it (it is not made). Unset: checks are free.
+   */
+  take?: (credits: number) => Promise<boolean>;
 }
 
 /** A page the check's credits could not pay for. */

@@ -86,7 +86,8 @@ export async function runCheck(
     final.status = 'completed';
   }
   if (warnings.length > 0) final.warning = warnings.join(' ');
-  final.actualCredits = scrapedPagesCredits(monitor, session.scrapedPages) + session.searchCredits;
+  final.actualCredits =
+    scrapedPagesCredits(monitor, session.scrapedPages, context.prices) + session.searchCredits;
   // Saving the final record is the commit point; the promotion after it can be redone.
   await save(final);
   if (ranToEnd) await baselines.commit(monitor.id, check.id);
@@ -122,7 +123,15 @@ async function runTarget(
     providers: context.searchProviders ?? [],
   };
   const { errors, warnings } = await runSearchTarget(
-    { records: context.records, search, llm: context.llm, stage, record },
+    {
+      records: context.records,
+      search,
+      llm: context.llm,
+      stage,
+      record,
+      price: context.prices.cost('monitor'),
+      ...(context.take ? { take: context.take } : {}),
+    },
     monitor,
     check,
     target,

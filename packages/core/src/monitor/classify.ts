@@ -151,7 +151,7 @@ export async function classifyPage(
       ...(metadata.contentType !== undefined ? { contentType: metadata.contentType } : {}),
       ...(metadata.numPages !== undefined ? { numPages: metadata.numPages } : {}),
       ...(metadata.proxyUsed !== undefined ? { proxyUsed: metadata.proxyUsed } : {}),
-      creditsUsed: creditsPerPage(comparison),
+      creditsUsed: creditsPerPage(comparison, session.context.prices),
     },
     diff,
     ...(comparison.json ? { snapshot: { json: outcome.json ?? null } } : {}),

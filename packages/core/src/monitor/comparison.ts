@@ -2,6 +2,7 @@
  * How a monitor target's pages are compared (on markdown, on extracted JSON, or both), which
  * formats its scrapes ask for, and what a page costs.
  */
+import type { PriceTable } from '../credits/prices.ts';
 import type { JsonExtraction } from '../llm/extract-json.ts';
 import type { FormatSpec, ScrapeOptions } from '../scrape/options.ts';
 import type { Monitor } from './types.ts';
@@ -54,19 +55,19 @@ export function pageOptions(scrapeOptions: ScrapeOptions | undefined, comparison
   return { ...scrapeOptions, formats: comparison.formats, maxAge: 0 } as ScrapeOptions;
 }
 
-/** Credits one page costs: 1, or 5 when a JSON extraction runs on it (as the hosted service bills). */
-export function creditsPerPage(comparison: Pick<Comparison, 'json'>): number {
-  return comparison.json ? 5 : 1;
+/** Credits one page costs: the monitor page price, dearer when a JSON extraction runs on it. */
+export function creditsPerPage(comparison: Pick<Comparison, 'json'>, prices: PriceTable): number {
+  return prices.monitorPage(comparison.json !== undefined);
 }
 
 /** Credits of `pages` scraped pages of a monitor, at the dearest rate of its targets. */
-export function scrapedPagesCredits(monitor: Monitor, pages: number): number {
+export function scrapedPagesCredits(monitor: Monitor, pages: number, prices: PriceTable): number {
   const rate = Math.max(
-    1,
+    prices.monitorPage(false),
     ...monitor.targets.map((target) =>
       target.type === 'search'
-        ? 1
-        : creditsPerPage(comparisonOf(target.scrapeOptions as ScrapeOptions | undefined)),
+        ? prices.monitorPage(false)
+        : creditsPerPage(comparisonOf(target.scrapeOptions as ScrapeOptions | undefined), prices),
     ),
   );
   return pages * rate;

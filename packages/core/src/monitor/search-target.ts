@@ -33,7 +33,17 @@ export interface SearchTargetContext {
   llm?: LlmProvider | undefined;
   stage: (targetId: string, url: string, snapshot: Snapshot) => Promise<void>;
   record: (page: MonitorCheckPage) => Promise<void>;
+  /** Credits of one query, and of one LLM judgment. */
+  price: number;
+  /**
+   * Takes credits from the check's reservation before a query or a judgment is made: false
+   * when the team cannot pay (the query is not run; keywords judge). Unset: checks are free.
+   */
+  take?: (credits: number) => Promise<boolean>;
 }
+
+/** A query the check's credits could not pay for. */
+const unpaidQuery = 'Insufficient credits: the query was not run (the team has no credits left).';
 
 /**
  * The `tbs` window that covers `searchWindow`: search filters by hour, day or week, so shorter
@@ -90,6 +100,10 @@ export async function runSearchTarget(
   const found = new Map<string, Found>();
   for (const query of target.queries) {
     if (context.search.signal?.aborted) break;
+    if (context.take && !(await context.take(context.price))) {
+      errors.push(`search "${query}": ${unpaidQuery}`);
+      continue;
+    }
     try {
       const answer = await search(
         query,
@@ -101,7 +115,7 @@ export async function runSearchTarget(
         },
         context.search,
       );
-      result.searchCredits += 1;
+      result.searchCredits += context.price;
       if (answer.warning) warnings.push(`Search "${query}": ${answer.warning}`);
       for (const item of answer.web ?? []) {
         if (found.has(item.url)) continue;
@@ -181,9 +195,14 @@ async function judgeResult(
 ): Promise<PageJudgment> {
   result.resultsJudged += 1;
   if (!context.llm) return judgeByKeywords(input);
+  if (context.take && !(await context.take(context.price))) {
+    result.judgeDegraded = true;
+    result.degradedReason = 'The credits left cannot pay for the LLM judge; keywords judged.';
+    return judgeByKeywords(input);
+  }
   const verdict = await judgeWithLlm(context.llm, input, context.search.signal);
   if ('judgment' in verdict) {
-    result.judgeCredits += 1;
+    result.judgeCredits += context.price;
     return verdict.judgment;
   }
   result.judgeDegraded = true;

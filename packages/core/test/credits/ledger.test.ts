@@ -83,12 +83,18 @@ describe('CreditLedger', () => {
     expect(recent).toEqual(['refund']);
   });
 
-  it('prices each kind of work, 1 credit unless configured', () => {
+  it('prices each kind of work, 1 credit unless configured (a JSON monitor page 5)', () => {
     const ledger = new CreditLedger(new MemoryStore(), { prices: { crawl: 2, search: 0 } });
     expect(ledger.cost('scrape')).toBe(1);
     expect(ledger.cost('crawl', 7)).toBe(14);
     expect(ledger.cost('search')).toBe(0);
-    expect(ledger.prices.monitor).toBe(1);
+    expect(ledger.prices.monitorPage(false)).toBe(1);
+    expect(ledger.prices.monitorPage(true)).toBe(5);
+    // Tokens per started thousand.
+    expect(ledger.prices.tokenCredits(0)).toBe(0);
+    expect(ledger.prices.tokenCredits(1)).toBe(1);
+    expect(ledger.prices.tokenCredits(1000)).toBe(1);
+    expect(ledger.prices.tokenCredits(1001)).toBe(2);
   });
 
   it('refuses bad prices and bad amounts with BAD_REQUEST', () => {

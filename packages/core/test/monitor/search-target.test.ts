@@ -13,6 +13,7 @@ import {
   type MonitorCheck,
   type MonitorCreateInput,
 } from '@trawl/core';
+import { Admission, CreditLedger } from '@trawl/core/server';
 import { startFakeSearx } from '../../../../test/fakes/searxng-server.ts';
 import { openMonitorFixture } from './monitor-fixture.ts';
 
@@ -183,6 +184,32 @@ describe('search targets', () => {
     } finally {
       await web.stop();
       await searx.close();
+    }
+  });
+
+  it('runs only the queries the team can pay for, each reserved before it runs', async () => {
+    const ledger = new CreditLedger(new MemoryStore(), { perTeam: 2 });
+    const paid = new MonitorService({ store, config, credits: new Admission(ledger) });
+    try {
+      const monitor = await paid.create(
+        searchMonitor({
+          name: 'four queries, two credits',
+          targets: [
+            {
+              type: 'search',
+              queries: ['lighthouse', 'ticket prices', 'harbour', 'ferry timetables'],
+            },
+          ],
+        }),
+      );
+      const started = await paid.run(monitor.id);
+      const done = await paid.waitForCheck(monitor.id, started.id);
+      expect(done).toMatchObject({ status: 'partial', actualCredits: 2 });
+      expect(done.error).toMatch(/Insufficient credits: the query was not run/);
+      expect(done.targetResults[0]).toMatchObject({ searchCompleted: false, searchCredits: 2 });
+      expect(await ledger.usage('default')).toMatchObject({ debited: 2, remaining: 0 });
+    } finally {
+      await paid.stop();
     }
   });
 });

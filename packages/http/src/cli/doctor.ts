@@ -169,7 +169,7 @@ async function redisCheck(config: TrawlConfig): Promise<Finding> {
     return off('redis', 'not configured (TRAWL_REDIS_URL): limits are counted per process');
   const counters = await openCounters(config);
   try {
-    await within(counters!.held('doctor'));
+    await within(counters.held('doctor'));
     return ok('redis', config.storage.redisUrl.replace(/\/\/[^@/]*@/, '//…@'));
   } catch (error) {
     return {
@@ -179,9 +179,7 @@ async function redisCheck(config: TrawlConfig): Promise<Finding> {
       fix: 'check TRAWL_REDIS_URL and that Redis runs',
     };
   } finally {
-    await (counters as { close?: () => Promise<void> } | undefined)
-      ?.close?.()
-      .catch(() => undefined);
+    await counters.close().catch(() => undefined);
   }
 }
 

@@ -112,7 +112,7 @@ export const serveCommand: Command = {
     // start, so they are left as they are rather than cancelled.
     await app.close();
     await queue.close();
-    await counters?.close();
+    await counters.close();
     say(
       'Trawl server stopped; running jobs and pending webhooks continue at the next start.\n',
     );

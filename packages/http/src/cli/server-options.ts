@@ -15,12 +15,7 @@ import { monitorSettingsFrom } from '../server/monitor-settings.ts';
  */
 export function serverOptionsFrom(
   config: Readonly<TrawlConfig>,
-): (services: {
-  store: Store;
-  queue: Queue;
-  keys: ApiKeys;
-  counters: Counters | undefined;
-}) => ServerOptions {
+): (services: { store: Store; queue: Queue; keys: ApiKeys; counters: Counters }) => ServerOptions {
   const monitors = monitorSettingsFrom(config.server);
   const {
     logLevel,
@@ -40,7 +35,7 @@ export function serverOptionsFrom(
   return ({ store, queue, keys, counters }) => ({
     store,
     queue,
-    ...(counters ? { counters } : {}),
+    counters,
     config: config.engine,
     keys,
     monitors,

@@ -7,7 +7,13 @@
  * loads it, and its heap stays that much smaller for the whole run (issue 17).
  */
 import { join } from 'node:path';
-import { SqliteStore, ValidationError, type Counters, type Store } from '@trawl/core';
+import {
+  MemoryCounters,
+  SqliteStore,
+  ValidationError,
+  type Counters,
+  type Store,
+} from '@trawl/core';
 import type { TrawlConfig } from '../config.ts';
 
 /** Opens the configured store. @throws BAD_REQUEST when the chosen store's URL is not set */
@@ -32,14 +38,19 @@ export async function openStore(config: Pick<TrawlConfig, 'dataDir' | 'storage'>
 }
 
 /**
- * The shared counters of the team limits: in Redis when `TRAWL_REDIS_URL` is set, so every
- * process pointing at it enforces one limit; undefined (each process counts its own) otherwise.
+ * The counters of the team limits (rate, concurrency, credits, token days): in Redis when
+ * `TRAWL_REDIS_URL` is set, else in the PostgreSQL store's database, so every process pointing at
+ * either enforces one limit; in this process's memory on a store no other process shares.
  */
-export async function openCounters(
-  config: Pick<TrawlConfig, 'storage'>,
-): Promise<Counters | undefined> {
-  const { redisUrl, redisPrefix } = config.storage;
-  if (redisUrl === undefined) return undefined;
-  const { RedisCounters } = await import('@trawl/adapters');
-  return new RedisCounters({ url: redisUrl, prefix: redisPrefix });
+export async function openCounters(config: Pick<TrawlConfig, 'storage'>): Promise<Counters> {
+  const { store, databaseUrl, redisUrl, redisPrefix } = config.storage;
+  if (redisUrl !== undefined) {
+    const { RedisCounters } = await import('@trawl/adapters');
+    return new RedisCounters({ url: redisUrl, prefix: redisPrefix });
+  }
+  if (store === 'postgres' && databaseUrl !== undefined) {
+    const { PostgresCounters } = await import('@trawl/adapters');
+    return new PostgresCounters({ connectionString: databaseUrl });
+  }
+  return new MemoryCounters();
 }

@@ -93,7 +93,7 @@ export const workerCommand: Command = {
       return 0;
     } finally {
       await queue.close();
-      await counters?.close();
+      await counters.close();
       await store.close();
     }
   },

@@ -1,14 +1,17 @@
 /**
  * Admission at the routes: every route's work passes `admit` before it starts, which asks core's
  * Admission for a ticket and answers its refusals as the hosted service does (402 for credits,
- * 429 with Retry-After for the token cap). Routes never read or write the ledger or counters
- * themselves (a house test keeps it so).
+ * 429 with Retry-After for the token cap). The work's model is the ticket's (each call reserved
+ * before it is made). Routes never read or write the ledger or counters themselves (a house test
+ * keeps it so).
  */
+import type { FastifyRequest } from 'fastify';
 import type { AdmissionTicket, AdmissionWork } from '@trawl/core/server';
 import type { EngineContext } from '@trawl/core';
 import type { ServerContext } from './context.ts';
 import { outOfCredits } from './errors.ts';
 import { asksModel } from './llm-usage.ts';
+import { mediaLinks } from './media.ts';
 
 /**
  * Admits `work` for `team`; with `body`, the work calls a model when the body asks for an LLM
@@ -29,10 +32,28 @@ export async function admit(
   throw admitted.reason === 'credits' ? outOfCredits() : admitted.refusal;
 }
 
-/** The LLM part of an engine context for admitted work: the model, metered by its ticket. */
+/** The LLM part of an engine context for admitted work: the model, paid through its ticket. */
 export function llmContextOf(
   server: Pick<ServerContext, 'llm'>,
   ticket: AdmissionTicket,
-): Pick<EngineContext, 'llm' | 'onLlmUsage'> {
-  return server.llm ? { llm: server.llm, onLlmUsage: ticket.onLlmUsage } : {};
+): Pick<EngineContext, 'llm'> {
+  return server.llm ? { llm: ticket.model(server.llm) } : {};
+}
+
+/**
+ * The engine context of a request's admitted work: the server's store and settings, the
+ * request's team, media links under this server, and the ticket's model.
+ */
+export function engineContextOf(
+  server: Pick<ServerContext, 'llm' | 'store' | 'config' | 'base'>,
+  request: FastifyRequest,
+  ticket: AdmissionTicket,
+): EngineContext {
+  return {
+    ...llmContextOf(server, ticket),
+    store: server.store,
+    config: server.config,
+    team: request.team,
+    media: mediaLinks(server.store, server.base(request)),
+  };
 }

@@ -150,6 +150,7 @@ export class AgentJobs {
     // The run's reservation has its id, whichever process admitted it.
     const meter = admission.ticket(record.team, record.id, {
       callsModel: true,
+      budget: true,
       leaseMs: agentRetentionMs,
     });
     // Tokens of the steps before a restart are charged with the rest, at the end.
@@ -167,7 +168,7 @@ export class AgentJobs {
           providers,
           prices: admission.prices,
           runId: record.id,
-          ...(llm ? { llm, onLlmUsage: meter.onLlmUsage } : {}),
+          ...(llm ? { llm: meter.model(llm) } : {}),
           ...(record.state ? { resume: record.state } : {}),
           checkpoint: (state) => {
             // Stopping for a shutdown is not an end: the state of the last step stays as stored.

@@ -51,8 +51,8 @@ export interface ServerOptions {
   /** Monitors: the LLM that judges changes, notifiers besides the webhook (e-mail). */
   monitors?: MonitorServerSettings;
   /**
-   * Where the team limits are counted; shared ones (Redis) when several processes must share
-   * them. @default MemoryCounters: in this process
+   * Where the team limits are counted; shared ones (Redis, PostgreSQL) when several processes
+   * must share them. @default MemoryCounters: in this process
    */
   counters?: Counters;
   /** Per-team limits; each off when 0 or unset. */
@@ -104,8 +104,9 @@ export interface ServerContext {
   /** `http(s)://host` of a request, for the absolute URLs answers carry. */
   base(request: FastifyRequest): string;
   /**
-   * The LLM context of work outside any reservation (a crawl's prompt, a page unit of a job
-   * driven elsewhere), charged as `id` when settled.
+   * The LLM context of model work of a job or request admitted apart (a crawl's prompt, a page
+   * unit of a job driven elsewhere): each call reserves its bound before it is made, and the
+   * tokens are charged to `id` when settled.
    */
   metered(team: string, id: string): MeteredLlm;
 }
@@ -129,12 +130,12 @@ export function serverContext(options: ServerOptions): ServerContext {
   });
   const llm = options.llm ?? options.monitors?.llm;
   const tokens = new TokenUsageBook(store, options.llmDailyTokens, counters);
-  const admission = new Admission(ledger, tokens);
+  const admission = new Admission(ledger, tokens, { callTokens: config.llmContextTokens });
   const records = new RequestRecords(store);
   const metered = (team: string, id: string): MeteredLlm => {
     const ticket = admission.ticket(team, crypto.randomUUID());
     return {
-      context: llm ? { llm, onLlmUsage: ticket.onLlmUsage } : {},
+      context: llm ? { llm: ticket.model(llm) } : {},
       meter: { settle: () => ticket.settle({}, { jobId: id }) },
     };
   };
@@ -147,8 +148,7 @@ export function serverContext(options: ServerOptions): ServerContext {
   };
   const queue = options.queue ?? new InProcessQueue();
   const jobs = new JobRegistry(store, config, queue, {
-    engineContext: (team, jobId) =>
-      llm ? { llm, onLlmUsage: jobTicket(team, jobId).onLlmUsage } : {},
+    engineContext: (team, jobId) => (llm ? { llm: jobTicket(team, jobId).model(llm) } : {}),
     pageContext: metered,
     // A job's pages are charged when it ends, within what it reserved when it began.
     onFinished: async (owner, summary) => {

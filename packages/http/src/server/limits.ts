@@ -2,7 +2,8 @@
  * Per-team limits of the server: a request rate per minute (429 with Retry-After) and a number of
  * scrapes at once (beyond it scrapes wait their turn and say so in their metadata). Each is off
  * unless configured. They are counted in `Counters`: in memory, per process, by default; in
- * Redis (`TRAWL_REDIS_URL`) every process pointing at the same Redis counts one limit. Credits
+ * Redis (`TRAWL_REDIS_URL`) or the PostgreSQL store's database every process pointing at the
+ * same one counts one limit. Credits
  * (402 once spent) are core's Admission over its CreditLedger, kept in the store so a restart
  * does not refill them.
  */

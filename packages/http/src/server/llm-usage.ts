@@ -62,15 +62,21 @@ export class TokenUsageBook implements TokenAllowance {
   }
 
   /**
-   * Reserves a token of today's cap for a piece of work, atomically against what the team used
-   * and every other work in flight: the refusal (429) once the cap is used up.
+   * Reserves `tokens` of today's cap for a piece of work (again: its new amount), atomically
+   * against what the team used and every other work in flight: the refusal (429) when they do
+   * not fit.
    */
-  async reserve(team: string, id: string, leaseMs: number): Promise<Refusal | undefined> {
+  async reserve(
+    team: string,
+    id: string,
+    tokens: number,
+    leaseMs: number,
+  ): Promise<Refusal | undefined> {
     if (this.#dailyCap === undefined) return undefined;
     const day = dayOf(new Date());
     const taken = await this.#counters.reserve(sharedDayKey(team, day), {
       id,
-      amount: 1,
+      amount: Math.max(1, Math.ceil(tokens)),
       ceiling: { weights: { inputTokens: 1, outputTokens: 1 }, max: this.#dailyCap },
       leaseMs,
       ttlMs: dayRetentionMs,
@@ -85,14 +91,14 @@ export class TokenUsageBook implements TokenAllowance {
     await this.#counters.unreserve(sharedDayKey(team, dayOf(new Date())), id);
   }
 
-  /** The 429 of a team that used its tokens of the day. */
+  /** The 429 of a team whose tokens of the day cannot pay for the work (or its next call). */
   #refusal(): Refusal {
     const now = new Date();
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
     const retryAfterSeconds = Math.ceil((midnight - now.getTime()) / 1000);
     return new Refusal(
       'RATE_LIMITED',
-      `The team has used its ${this.#dailyCap} LLM tokens of today (TRAWL_LLM_DAILY_TOKENS); try again after midnight UTC.`,
+      `The team's LLM tokens of today (${this.#dailyCap}, TRAWL_LLM_DAILY_TOKENS) are used up or cannot pay for this model call; try again after midnight UTC.`,
       { headers: { 'retry-after': String(retryAfterSeconds) } },
     );
   }

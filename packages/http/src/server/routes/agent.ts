@@ -79,6 +79,7 @@ export const agentRoutes: RoutePlugin = (app, server) => {
       credits: agentOptions.maxCredits ?? admission.limit ?? 0,
       atLeast: 1,
       callsModel: true,
+      budget: true,
       leaseMs: agentRetentionMs,
     });
     if (ticket.reserved !== undefined)

@@ -20,12 +20,10 @@ export const crawlPromptRoutes: RoutePlugin = (app, server) => {
   const { llm, store, config, admission } = server;
   app.post('/v2/crawl/params-preview', async (request) => {
     const body = parseOrThrow(crawlPreviewSchema, request.body ?? {}, 'crawl params preview');
-    // Without a model the preview answers 501 below; with one, it is model work like any other.
+    // Without a model the preview answers 501 below; with one, it is model work like any other:
+    // its call is reserved before it is made.
     const ticket = llm
-      ? await admit(server, request.team, {
-          credits: admission.tokenCredits(1),
-          callsModel: true,
-        })
+      ? await admit(server, request.team, { credits: 0, callsModel: true })
       : admission.ticket(request.team, crypto.randomUUID());
     const context = llm ? { ...llmContextOf(server, ticket), store, config } : {};
     try {

@@ -100,14 +100,14 @@ export const extractRoutes: RoutePlugin = (app, context) => {
     // Checked once, before the job exists: a bad schema is a 400, no model a 501. The job runs
     // with the resolved options (a job resumed after a restart reads them back and checks them).
     const options = prepareExtract(body as ExtractOptions, context.llm ? { llm: context.llm } : {});
-    // Every page it may read (a wildcard, up to maxPagesPerWildcard) and a thousand tokens are
-    // reserved: all of it, or the extract is refused.
+    // Every page it may read (a wildcard, up to maxPagesPerWildcard) and one model call are
+    // reserved: all of it, or the extract is refused. Each further call reserves its own.
     const pages = options.urls.reduce(
       (sum, url) => sum + (url.endsWith('/*') ? options.maxPagesPerWildcard : 1),
       0,
     );
     const ticket = await admit(context, request.team, {
-      credits: context.admission.cost('scrape', pages) + context.admission.tokenCredits(1),
+      credits: context.admission.cost('scrape', pages),
       callsModel: true,
       leaseMs: retentionMs,
     });

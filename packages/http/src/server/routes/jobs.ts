@@ -8,7 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import { crawlOptionsSchema, type JobKind } from '@trawl/core';
 import { checkCrawlLimit, reviseResolved } from '@trawl/core/server';
 import { applyCrawlPrompt, promptOptionsNamespace } from '../crawl-prompt.ts';
-import { admit } from '../admission.ts';
+import { admit, llmContextOf } from '../admission.ts';
+import { asksModel } from '../llm-usage.ts';
 import { Refusal } from '../errors.ts';
 import { jobResultsRetentionMs } from '../jobs.ts';
 import { batchScrapeRequest, crawlRequest } from '../requests.ts';
@@ -42,23 +43,24 @@ export const jobRoutes: RoutePlugin = (app, server) => {
     const webhook =
       fields.webhook === undefined ? undefined : webhookConfigOf(fields.webhook, request.team);
     const pagePrice = admission.cost('crawl');
-    // A crawl reserves its limit's pages, or as many as the team has left (at least one).
+    // A crawl reserves its limit's pages, or as many as the team has left (at least one), and
+    // a model call first when its prompt or its pages ask one.
     const ticket = await admit(server, request.team, {
       credits: admission.cost('crawl', options.limit),
       atLeast: pagePrice,
-      body: request.body,
+      callsModel:
+        server.llm !== undefined && (options.prompt !== undefined || asksModel(request.body)),
       leaseMs: jobResultsRetentionMs,
     });
     try {
       if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
         throw keyAlreadyUsed();
       // A prompt becomes options first (issue 18); explicit options win.
-      const prompted = await applyCrawlPrompt(
-        fields.url,
-        options,
-        given,
-        server.metered(request.team, ticket.id),
-      );
+      // The prompt's call is paid through the crawl's ticket, and charged before the job runs.
+      const prompted = await applyCrawlPrompt(fields.url, options, given, {
+        context: llmContextOf(server, ticket),
+        meter: { settle: () => ticket.chargeTokens() },
+      });
       // No crawl may spend more than it reserved.
       const crawlOptions =
         ticket.reserved !== undefined && pagePrice > 0

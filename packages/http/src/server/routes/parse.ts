@@ -115,10 +115,11 @@ export const parseRoutes: RoutePlugin = (app, server) => {
           }
           // A PDF costs a credit per page, as the hosted service charges; other files one. The
           // pages are known only now: a team that cannot pay for them gets no answer.
-          const credits = Math.max(1, Number(data.metadata.numPages ?? 1));
-          if (!(await ticket.take(admission.cost('parse', credits)))) throw outOfCredits();
+          const pages = Math.max(1, Number(data.metadata.numPages ?? 1));
+          const credits = admission.cost('parse', pages);
+          if (!(await ticket.take(credits))) throw outOfCredits();
           await records.finish(record.id, { status: 'completed', creditsUsed: credits });
-          charged = admission.cost('parse', credits);
+          charged = credits;
           return { success: true, id: record.id, data };
         } catch (error) {
           const failure = toTrawlError(error);

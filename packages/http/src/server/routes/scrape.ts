@@ -4,14 +4,13 @@
  * team's concurrency, and charged when it succeeds (a failure gives the credit back).
  */
 import { map, scrape, toTrawlError } from '@trawl/core';
-import { admit, llmContextOf } from '../admission.ts';
-import { mediaLinks } from '../media.ts';
+import { admit, engineContextOf } from '../admission.ts';
 import type { RequestRecords } from '../records.ts';
 import { mapRequest, scrapeRequest } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
 export const scrapeRoutes: RoutePlugin = (app, server) => {
-  const { store, config, admission, records, concurrency } = server;
+  const { config, admission, records, concurrency } = server;
 
   app.post('/v2/scrape', async (request) => {
     const { fields, options } = scrapeRequest.parse(request.body);
@@ -22,13 +21,7 @@ export const scrapeRoutes: RoutePlugin = (app, server) => {
       const record = await records.start(request.team, 'scrape', fields.url, ticket.id);
       const { result: data, waitedMs } = await recorded(records, record.id, cost, () =>
         concurrency.run(request.team, () =>
-          scrape(fields.url, options, {
-            ...llmContextOf(server, ticket),
-            store,
-            config,
-            team: request.team,
-            media: mediaLinks(store, server.base(request)),
-          }),
+          scrape(fields.url, options, engineContextOf(server, request, ticket)),
         ),
       );
       data.metadata.scrapeId = record.id;

@@ -5,13 +5,12 @@
  * creditsUsed, warning? }` (reference-behaviour (a)).
  */
 import { search } from '@trawl/core';
-import { admit, llmContextOf } from '../admission.ts';
-import { mediaLinks } from '../media.ts';
+import { admit, engineContextOf } from '../admission.ts';
 import { searchRequest } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
 export const searchRoutes: RoutePlugin = (app, server) => {
-  const { store, config, records, admission, searchProviders: providers } = server;
+  const { records, admission, searchProviders: providers } = server;
   app.post('/v2/search', async (request) => {
     const { options } = searchRequest.parse(request.body);
     const price = admission.cost('search');
@@ -26,11 +25,7 @@ export const searchRoutes: RoutePlugin = (app, server) => {
     try {
       const { result } = await server.concurrency.run(request.team, () =>
         search(options.query, options, {
-          ...llmContextOf(server, ticket),
-          store,
-          config,
-          team: request.team,
-          media: mediaLinks(store, server.base(request)),
+          ...engineContextOf(server, request, ticket),
           providers,
         }),
       );
