@@ -72,6 +72,10 @@ class Scrape(unittest.TestCase):
         ran = client.interact(scrape_id, "return await page.title()", language="node")
         self.assertTrue(ran.success)
         self.assertIn("Harbour booking form", ran.output or ran.result or "")
+        # The same page, still open: the fake model's plan types into its form.
+        prompted = client.interact(scrape_id, prompt="Type Seagull as the boat name")
+        self.assertIn("Typed the boat name.", prompted.output)
+        self.assertIn("Seagull", prompted.output)
         stopped = client.stop_interaction(scrape_id)
         self.assertTrue(stopped.success)
 
@@ -182,6 +186,13 @@ class Agent(unittest.TestCase):
         status = client.get_agent_status(started.id)
         # The SDK's type has no "cancelled": a cancelled run reads as failed.
         self.assertEqual(status.status, "failed")
+
+    def test_waiter(self):
+        needs(self, "agent")
+        done = client.agent(prompt="List the lighthouses. Finish at once.", urls=[f"{SITE}/"],
+                            poll_interval=1, timeout=60)
+        self.assertEqual(done.status, "completed")
+        self.assertEqual(done.data, {"lighthouses": ["Harbour light"]})
 
 
 class Parse(unittest.TestCase):
