@@ -11,13 +11,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { use } from '../fakes/agent-model.ts';
-import {
-  startFakeOpenAi,
-  type ChatRequest,
-  type FakeAnswer,
-  type FakeOpenAi,
-} from '../fakes/openai-server.ts';
+import { clientsModel } from '../fakes/clients-model.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.ts';
 import { startFakeSearx, type FakeSearx } from '../fakes/searxng-server.ts';
 import { startServe, type ServeProcess } from './serve-process.ts';
 
@@ -38,31 +33,6 @@ const noLangchain =
 if (noLangchain && !missing) console.warn(`skipping the LangChain loader suite: ${noLangchain}`);
 
 const site = inject('fixtureUrl');
-
-/**
- * The model the suites talk to: JSON answers carry the one title they check; interact's prompt
- * mode gets a plan that types into the booking form; an agent run told to finish at once does,
- * and any other run's step is slow enough for the suite to cancel it while it is still going.
- */
-function fakeModel(request: ChatRequest): FakeAnswer {
-  if (request.response_format?.json_schema?.name === 'browser_plan') {
-    return {
-      content: JSON.stringify({
-        actions: [
-          { type: 'click', selector: '#boat' },
-          { type: 'write', text: 'Seagull' },
-          { type: 'executeJavascript', script: "return document.getElementById('boat').value" },
-        ],
-        answer: 'Typed the boat name.',
-      }),
-    };
-  }
-  if (!request.tools) return { content: '{"title":"Fake title"}' };
-  const asked = request.messages.map((message) => message.content ?? '').join('\n');
-  return asked.includes('Finish at once')
-    ? use('finish', { answer: { lighthouses: ['Harbour light'] } })
-    : { content: '{}', delayMs: 5000 };
-}
 const key = 'fc-python-sdk';
 
 describe.skipIf(missing !== undefined)('firecrawl-py against trawl serve', () => {
@@ -72,7 +42,7 @@ describe.skipIf(missing !== undefined)('firecrawl-py against trawl serve', () =>
   beforeAll(async () => {
     searx = await startFakeSearx();
     model = await startFakeOpenAi();
-    model.respond = fakeModel;
+    model.respond = clientsModel;
     server = await startServe({
       TRAWL_API_KEYS: `team-py:${key}`,
       TRAWL_ALLOW_PRIVATE_ADDRESSES: 'true',
