@@ -206,7 +206,10 @@ describe('search sources', () => {
     });
     expect(mixed.status).toBe(200);
     expect(mixed.body.data.web[0]?.url).toMatch(/lighthouse/);
-    const alone = await call('POST', '/v2/search', { query: 'lighthouse', sources: ['alexandria'] });
+    const alone = await call('POST', '/v2/search', {
+      query: 'lighthouse',
+      sources: ['alexandria'],
+    });
     expect(alone.status).toBe(400);
     expect(JSON.stringify(alone.body)).toMatch(/hosted provider catalogue/);
   });

@@ -73,7 +73,8 @@ export const searchOptionsShape = {
     .min(1)
     .max(5)
     .refine((names) => names.some(isSearched), {
-      message: 'alexandria (the hosted provider catalogue) is not in Trawl: name web, news, images or local',
+      message:
+        'alexandria (the hosted provider catalogue) is not in Trawl: name web, news, images or local',
     })
     .transform((names) => names.filter(isSearched))
     .default(['web'])
