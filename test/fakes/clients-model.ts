@@ -6,7 +6,7 @@ import { use } from './agent-model.ts';
 import type { ChatRequest, FakeAnswer } from './openai-server.ts';
 
 /**
- * JSON answers carry the one title the suites check; interact's prompt mode gets a plan that
+ * JSON answers carry the one title the suites check (a summary and an answer when asked for those); interact's prompt mode gets a plan that
  * types into the booking form; an agent run told to finish at once does, and any other run's
  * step is slow enough for a suite to cancel it while it is still going.
  */
@@ -23,7 +23,14 @@ export function clientsModel(request: ChatRequest): FakeAnswer {
       }),
     };
   }
-  if (!request.tools) return { content: '{"title":"Fake title"}' };
+  if (!request.tools) {
+    // The summary and question formats ask for their own fields; JSON extraction for a title.
+    const asked = Object.keys(request.response_format?.json_schema?.schema['properties'] ?? {});
+    if (asked.includes('summary'))
+      return { content: '{"summary":"Quiver is configured by file."}' };
+    if (asked.includes('answer')) return { content: '{"answer":"Environment variables win."}' };
+    return { content: '{"title":"Fake title"}' };
+  }
   const asked = request.messages.map((message) => message.content ?? '').join('\n');
   return asked.includes('Finish at once')
     ? use('finish', { answer: { lighthouses: ['Harbour light'] } })

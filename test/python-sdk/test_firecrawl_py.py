@@ -4,15 +4,16 @@ The official Python SDK (firecrawl-py, its v2 client and its .v1 client) against
 a fake SearXNG and a fake model, and passes them in the environment:
 TRAWL_URL, TRAWL_KEY, FIXTURE_URL.
 
-Written for firecrawl-py 4.38 (see setup.sh). A method the SDK under test lacks is a skip that
+Written for firecrawl-py 4.38 (see setup.sh): its sync client, the async one and .v1. A method the SDK under test lacks is a skip that
 names the method and the version, never a pass.
 """
+import asyncio
 import os
 import time
 import unittest
 
 import firecrawl
-from firecrawl import Firecrawl
+from firecrawl import AsyncFirecrawl, Firecrawl
 from firecrawl.v2.utils.http_client import HttpClient
 
 URL = os.environ["TRAWL_URL"]
@@ -59,6 +60,18 @@ class Scrape(unittest.TestCase):
         self.assertIn(doc.change_tracking["changeStatus"], ("new", "same"))
         self.assertEqual(doc.metadata.status_code, 200)
         self.assertEqual(doc.metadata.proxy_used, "basic")
+
+    def test_model_and_page_formats(self):
+        doc = client.scrape(
+            f"{SITE}/docs/configuration.html",
+            formats=["summary", "branding", {"type": "question", "question": "Which settings win?"},
+                     {"type": "highlights", "query": "environment variables"}],
+        )
+        self.assertEqual(doc.summary, "Quiver is configured by file.")
+        self.assertEqual(doc.answer, "Environment variables win.")
+        self.assertIn("Environment variables win.", doc.highlights)
+        self.assertEqual(doc.branding.brand_name, "Quiver documentation")
+        self.assertEqual(doc.branding.colors["primary"], "#1C5FA8")
 
     def test_options_the_sdk_adds(self):
         doc = client.scrape(f"{SITE}/docs/install.html", formats=["markdown"], only_main_content=True,
@@ -237,6 +250,27 @@ class Browser(unittest.TestCase):
         self.assertIn("2", ran.result or ran.output or "")
         self.assertIn(session.id, [s.id for s in client.list_browsers(status="active").sessions])
         self.assertTrue(client.delete_browser(session.id).success)
+
+
+class Async(unittest.TestCase):
+    """The SDK's asyncio client: its own transport (httpx), the same endpoints."""
+
+    def test_scrape_map_search_crawl_batch(self):
+        async def run():
+            aclient = AsyncFirecrawl(api_key=KEY, api_url=URL)
+            doc = await aclient.scrape(f"{SITE}/docs/configuration.html", formats=["markdown"])
+            self.assertIn("Configuration reference", doc.markdown)
+            mapped = await aclient.map(f"{SITE}/docs/", limit=10)
+            self.assertIn(f"{SITE}/docs/install.html", [link.url for link in mapped.links])
+            found = await aclient.search("lighthouse", limit=2)
+            self.assertIn("lighthouse", found.web[0].url)
+            crawled = await aclient.crawl(url=f"{SITE}/docs/", limit=2, poll_interval=1)
+            self.assertEqual(crawled.status, "completed")
+            self.assertEqual(len(crawled.data), 2)
+            batch = await aclient.batch_scrape([f"{SITE}/docs/install.html"], formats=["markdown"], poll_interval=1)
+            self.assertIn("Quiver ships as a single binary", batch.data[0].markdown)
+
+        asyncio.run(run())
 
 
 class HostedIndexes(unittest.TestCase):
