@@ -4,8 +4,8 @@ The official Python SDK (firecrawl-py, its v2 client and its .v1 client) against
 a fake SearXNG and a fake model, and passes them in the environment:
 TRAWL_URL, TRAWL_KEY, FIXTURE_URL.
 
-Written for firecrawl-py 4.38 (see setup.sh): its sync client, the async one and .v1. A method the SDK under test lacks is a skip that
-names the method and the version, never a pass.
+Written for firecrawl-py 4.38 (see setup.sh): its sync client, the async one and .v1. A method
+the SDK under test lacks is a skip that names the method and the version, never a pass.
 """
 import asyncio
 import os
