@@ -104,6 +104,21 @@ class Jobs(unittest.TestCase):
         wait_until(lambda: client.get_batch_scrape_status(started.id).status == "completed")
         self.assertEqual(client.get_batch_scrape_errors(started.id).errors, [])
 
+    def test_batch_status_pages(self):
+        # One more page than a status answer holds (100), so `next` is followed.
+        urls = [f"{SITE}/docs/install.html?copy={n}" for n in range(101)]
+        started = client.start_batch_scrape(urls, formats=["links"])
+        job = wait_until(lambda: (s := client.get_batch_scrape_status(started.id)).status == "completed" and s,
+                         seconds=120)
+        self.assertEqual(len(job.data), 101)
+        from firecrawl.v2.types import PaginationConfig
+        first = client.get_batch_scrape_status(started.id, pagination_config=PaginationConfig(auto_paginate=False))
+        self.assertEqual(len(first.data), 100)
+        self.assertTrue(first.next)
+        rest = client.get_batch_scrape_status_page(first.next)
+        self.assertEqual(len(rest.data), 1)
+        self.assertIsNone(rest.next)
+
     def test_batch_cancel(self):
         started = client.start_batch_scrape([f"{SITE}/slow?ms=2000&n={n}" for n in range(10)],
                                             formats=["markdown"], max_concurrency=1)
