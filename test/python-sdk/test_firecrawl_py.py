@@ -73,6 +73,16 @@ class Scrape(unittest.TestCase):
         self.assertEqual(doc.branding.brand_name, "Quiver documentation")
         self.assertEqual(doc.branding.colors["primary"], "#1C5FA8")
 
+    def test_product_and_menu(self):
+        shoe = client.scrape(f"{SITE}/shop/trail-runner.html", formats=["product"])
+        self.assertEqual(shoe.product.title, "Ridgeline Trail Runner 3")
+        self.assertEqual(shoe.product.brand, "Northpeak")
+        trattoria = client.scrape(f"{SITE}/restaurants/trattoria.html", formats=["menu"])
+        self.assertTrue(trattoria.menu.is_menu)
+        self.assertEqual(trattoria.menu.merchant.name, "Trattoria Sole")
+        self.assertIn("Bruschetta al pomodoro", [item.name for section in trattoria.menu.sections
+                                                 for item in section.items])
+
     def test_options_the_sdk_adds(self):
         doc = client.scrape(f"{SITE}/docs/install.html", formats=["markdown"], only_main_content=True,
                             fast_mode=False, block_ads=True, max_age=0, integration="trawl-test")
