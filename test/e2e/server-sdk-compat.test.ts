@@ -196,6 +196,24 @@ describe('search sources', () => {
     expect(web.body.data.web[0]?.url).toMatch(/lighthouse/);
   });
 
+  it('the hosted provider catalogue firecrawl-mcp names beside the web is dropped, alone a 400', async () => {
+    const mixed = await call('POST', '/v2/search', {
+      query: 'lighthouse',
+      limit: 2,
+      sources: [{ type: 'web' }, { type: 'alexandria' }],
+      domainTools: true,
+      toolDetail: 'compact',
+    });
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.data.web[0]?.url).toMatch(/lighthouse/);
+    const alone = await call('POST', '/v2/search', {
+      query: 'lighthouse',
+      sources: ['alexandria'],
+    });
+    expect(alone.status).toBe(400);
+    expect(JSON.stringify(alone.body)).toMatch(/hosted provider catalogue/);
+  });
+
   it('the hosted research and developer indexes answer 501 NOT_CONFIGURED', async () => {
     for (const [method, path] of [
       ['GET', '/v2/search/research/papers?query=x'],

@@ -27,9 +27,22 @@ const domainSchema = z
  */
 const sourceNames = [...sourceTypes, 'local'] as const;
 
+/**
+ * The hosted service's catalogue of data providers (`alexandria`, once `exchange`): firecrawl-mcp
+ * adds it to every search it makes with a key. Trawl has no such catalogue, so the name is taken
+ * and dropped, and the other sources are searched.
+ */
+const catalogueNames = ['alexandria', 'exchange'] as const;
+type SourceName = (typeof sourceNames)[number];
+const isSearched = (name: string): name is SourceName =>
+  (sourceNames as readonly string[]).includes(name);
+
 /** A `sources` entry: a name, or `{ type, … }` (the per-source settings are accepted and unused). */
 const sourceSchema = z
-  .union([z.enum(sourceNames), z.looseObject({ type: z.enum(sourceNames) })])
+  .union([
+    z.enum([...sourceNames, ...catalogueNames]),
+    z.looseObject({ type: z.enum([...sourceNames, ...catalogueNames]) }),
+  ])
   .transform((source) => (typeof source === 'string' ? source : source.type));
 
 const categorySchema = z
@@ -58,10 +71,15 @@ export const searchOptionsShape = {
   sources: z
     .array(sourceSchema)
     .min(1)
-    .max(3)
+    .max(5)
+    .refine((names) => names.some(isSearched), {
+      message:
+        'alexandria (the hosted provider catalogue) is not in Trawl: name web, news, images or local',
+    })
+    .transform((names) => names.filter(isSearched))
     .default(['web'])
     .describe(
-      'Result kinds: web, news, images (names or { type } objects); local: web results from the built-in index.',
+      'Result kinds: web, news, images (names or { type } objects); local: web results from the built-in index; alexandria (the hosted provider catalogue) is accepted and ignored.',
     ),
   categories: z
     .array(categorySchema)
