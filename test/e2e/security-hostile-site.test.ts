@@ -7,7 +7,7 @@
  * request is served normally afterwards.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startHostileSite, type HostileSite } from '../fixture-site/hostile-site.ts';
+import { startHostileSiteProcess, type HostileSite } from '../fixture-site/hostile-site.ts';
 import { serveProcess, type KeyedServeProcess } from './serve-process.ts';
 
 const fixture = inject('fixtureUrl');
@@ -17,7 +17,8 @@ const otherTeamKey = 'fc-other-team';
 let site: HostileSite;
 let server: KeyedServeProcess;
 beforeAll(async () => {
-  site = await startHostileSite();
+  // In a process of its own: its work would otherwise delay the /health probes of this one.
+  site = await startHostileSiteProcess();
   server = await serveProcess({ TRAWL_API_KEYS: `fc-security-test,other:${otherTeamKey}` });
   // One friendly page first: the first request loads the converter and its threads, which is
   // start-up, not the attack.
@@ -104,21 +105,23 @@ describe('a hostile site against a real server', () => {
     expect(status['data']).toHaveLength(8);
   }, 90_000);
 
-  it('ends an endless calendar and session ids in every link at the crawl limit', async () => {
-    const calendar = await crawlWatched({ url: `${site.url}/calendar`, limit: 15 });
-    expect(calendar.status['status']).toBe('completed');
-    expect(calendar.status['data']).toHaveLength(15);
-    const sessions = await crawlWatched({ url: `${site.url}/session`, limit: 15 });
-    expect(sessions.status['status']).toBe('completed');
-    expect(sessions.status['data']).toHaveLength(15);
-  }, 120_000);
-
-  it('reads sitemap indexes nested deep and wide and a 2 GiB gzip sitemap within bounds', async () => {
-    const { id, status } = await crawlWatched({ url: `${site.url}/calendar`, limit: 5 });
+  it('ends an endless calendar at the crawl limit, past sitemap indexes nested deep and wide and a 2 GiB gzip sitemap', async () => {
+    const { id, status } = await crawlWatched({ url: `${site.url}/calendar`, limit: 10 });
     expect(status['status']).toBe('completed');
+    expect(status['data']).toHaveLength(10);
     const errors = (await server.call('GET', `/v2/crawl/${id}/errors`)).body;
     expect(JSON.stringify(errors)).toContain('sitemap-bomb.xml.gz');
-  }, 120_000);
+  }, 60_000);
+
+  it('ends a crawl of session ids in every link at the crawl limit', async () => {
+    const { status } = await crawlWatched({
+      url: `${site.url}/session`,
+      limit: 10,
+      sitemap: 'skip',
+    });
+    expect(status['status']).toBe('completed');
+    expect(status['data']).toHaveLength(10);
+  }, 60_000);
 
   it.each([
     ['/redirect-loop', 'FETCH_FAILED'],
@@ -134,11 +137,11 @@ describe('a hostile site against a real server', () => {
   );
 
   it('ends a body dripped one byte a second with SCRAPE_TIMEOUT at its timeout', async () => {
-    const answer = await scrapeWatched('/drip', { timeout: 5_000 });
+    const answer = await scrapeWatched('/drip', { timeout: 2_000 });
     expect(answer).toMatchObject({ status: 408, body: { success: false, code: 'SCRAPE_TIMEOUT' } });
   }, 60_000);
 
-  it.each(['/endless', '/huge-text', '/bomb/gzip.html'])(
+  it.each(['/endless', '/huge-text', '/bomb/gzip.html', '/bomb/br.html', '/bomb/zstd.html'])(
     'ends %s with 413 CONTENT_TOO_LARGE',
     async (path) => {
       const answer = await scrapeWatched(path, { timeout: 30_000 });
@@ -149,6 +152,22 @@ describe('a hostile site against a real server', () => {
     },
     60_000,
   );
+
+  it.each(['/encoded/br', '/encoded/zstd', '/encoded/gzip-br'])(
+    'reads a page sent as %s',
+    async (path) => {
+      const answer = await scrapeWatched(path);
+      expect(answer.status).toBe(200);
+      expect((answer.body['data'] as { markdown: string }).markdown).toContain('Paragraph 11');
+    },
+    60_000,
+  );
+
+  it('reads a page that refreshes to itself as the page it is, over HTTP', async () => {
+    const answer = await scrapeWatched('/meta-refresh-loop');
+    expect(answer.status).toBe(200);
+    expect((answer.body['data'] as { markdown: string }).markdown).toContain('Refresh');
+  }, 60_000);
 
   it.each(['/many-cookies', '/huge-header'])(
     'ends %s with FETCH_FAILED',
@@ -162,7 +181,7 @@ describe('a hostile site against a real server', () => {
   // Skipped: the result is right (cut and marked, see metadata-limits.test.ts), but decoding the
   // 8 MB body and handing it to the converter run on the request thread, and /health waited
   // 1.2–3.8 s on this 2-core machine under load. Un-skip once bodies are decoded off it.
-  it.skip('scrapes a page whose title and description are 4 MB each, cut short', async () => {
+  it('scrapes a page whose title and description are 4 MB each, cut short', async () => {
     const answer = await scrapeWatched('/huge-title');
     expect(answer.status).toBe(200);
     const metadata = (answer.body['data'] as { metadata: Record<string, string> }).metadata;
@@ -180,7 +199,7 @@ describe('a hostile site against a real server', () => {
 
   // '/jsonld-wide' (12 MB) is in the same case as '/huge-title' above: the product is right and
   // the scrape ends in seconds, but /health waited ~1.8 s while its body was decoded.
-  it.each(['/jsonld-deep'])(
+  it.each(['/jsonld-deep', '/jsonld-wide'])(
     'reads the product of %s without stalling',
     async (path) => {
       const answer = await scrapeWatched(path, { formats: ['product', 'markdown'] });

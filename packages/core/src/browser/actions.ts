@@ -6,7 +6,11 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { ActionError } from '../errors.ts';
+import { readPageHtml } from './page-limits.ts';
 import { firstLine } from './pool.ts';
+
+/** The `scrape` action's HTML stops at the default body limit, as a fetched page's does. */
+const maxScrapeActionChars = 20 * 1024 * 1024;
 
 /** Largest screenshot viewport the hosted service accepts. */
 const viewportSchema = z.strictObject({
@@ -195,7 +199,10 @@ async function runAction(
       results.screenshots.push(await takeScreenshot(page, action, timeout));
       return;
     case 'scrape':
-      results.scrapes.push({ url: page.url(), html: await page.content() });
+      results.scrapes.push({
+        url: page.url(),
+        html: await readPageHtml(page, new URL(page.url()), maxScrapeActionChars),
+      });
       return;
     case 'executeJavascript':
       results.javascriptReturns.push(await evaluateScript(page, action.script));
@@ -246,13 +253,33 @@ export async function takeScreenshot(
 ): Promise<CapturedFile> {
   if (settings.viewport) await page.setViewportSize(settings.viewport);
   const jpeg = settings.quality !== undefined;
+  const clip = settings.fullPage ? await fullPageClip(page) : undefined;
   const bytes = await page.screenshot({
     fullPage: settings.fullPage,
     type: jpeg ? 'jpeg' : 'png',
     ...(settings.quality !== undefined ? { quality: settings.quality } : {}),
+    ...(clip ? { clip } : {}),
     timeout,
   });
   return { bytes, contentType: jpeg ? 'image/jpeg' : 'image/png' };
+}
+
+/**
+ * A full-page screenshot stops this far down: a page 200,000 pixels tall is 1.5 GB of pixels in
+ * Chromium and an image of tens of MB sent back through the thread that answers requests.
+ * 16,384 px is the tallest image Chromium's compositor draws in one piece anyway.
+ */
+export const maxFullPageHeight = 16_384;
+
+/** The top `maxFullPageHeight` pixels of a page taller than that; undefined for any other page. */
+async function fullPageClip(
+  page: Page,
+): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
+  const size = await page.evaluate<{ width: number; height: number }>(
+    `({ width: document.documentElement.clientWidth, height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) })`,
+  );
+  if (size.height <= maxFullPageHeight) return undefined;
+  return { x: 0, y: 0, width: size.width, height: maxFullPageHeight };
 }
 
 /**

@@ -436,7 +436,7 @@ function buildHeaders(
     'user-agent': options.mobile ? config.mobileUserAgent : config.userAgent,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'accept-language': acceptLanguage(options.location?.languages),
-    'accept-encoding': 'gzip, deflate, br',
+    'accept-encoding': 'gzip, deflate, br, zstd',
   };
   if (options.mobile) {
     // Client hints: servers that pick a layout by hint rather than by User-Agent.

@@ -125,7 +125,7 @@ export class HttpFetcher implements Fetcher {
       );
       const headers = flattenHeaders(response.headers);
       const body = truncate
-        ? await decompressHead(raw, headers['content-encoding'], fetchRequest.maxBodyBytes)
+        ? await decompressHead(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes)
         : await decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
       return { url, status: response.statusCode, headers, body, redirects };
     }
@@ -249,6 +249,43 @@ const inflaters: Record<string, Inflate> = {
   zstd: promisify(zlib.zstdDecompress) as Inflate,
 };
 
+/**
+ * RFC 9659 caps a zstd window at 8 MiB over HTTP (browsers refuse larger ones): the default
+ * would let a frame of a few bytes make the decoder allocate 128 MiB before any output.
+ */
+const zstdHttpParams = { params: { [zlib.constants.ZSTD_d_windowLogMax]: 23 } };
+const optionsFor = (coding: string, maxBytes: number) =>
+  coding === 'zstd'
+    ? { maxOutputLength: maxBytes, ...zstdHttpParams }
+    : { maxOutputLength: maxBytes };
+
+/**
+ * A body coded more than this many times is refused: each pass is bounded by the output cap, but
+ * a header of thousands of codings would still be thousands of passes.
+ */
+const maxCodings = 4;
+
+/**
+ * The codings of a Content-Encoding header in the order they are undone (the last applied comes
+ * last in the header, RFC 9110 8.4), `identity` dropped; undefined when one is unknown, and the
+ * body is then passed on as sent.
+ */
+function codingsOf(encoding: string | undefined, url: URL): string[] | undefined {
+  const codings = (encoding ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse();
+  if (codings.length > maxCodings) {
+    throw new FetchError(
+      `${url.href} declares ${codings.length} content codings; at most ${maxCodings} are undone`,
+      { retryable: false },
+    );
+  }
+  return codings.every((coding) => coding in inflaters) ? codings : undefined;
+}
+
 /** Undoes Content-Encoding; the output cap stops a small compressed bomb from filling memory. */
 async function decompress(
   body: Uint8Array,
@@ -256,19 +293,24 @@ async function decompress(
   url: URL,
   maxBytes: number,
 ): Promise<Uint8Array> {
-  const coding = encoding?.trim().toLowerCase();
-  const inflate = coding ? inflaters[coding] : undefined;
-  if (!coding || !inflate || body.length === 0) return body;
-  try {
-    return await inflate(body, { maxOutputLength: maxBytes });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw tooLarge(url, maxBytes, `decodes (${coding}) to more than that`);
-    throw new FetchError(`${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`, {
-      cause: error,
-      retryable: false,
-    });
+  let decoded = body;
+  for (const coding of codingsOf(encoding, url) ?? []) {
+    if (decoded.length === 0) break;
+    try {
+      decoded = await inflaters[coding]!(decoded, optionsFor(coding, maxBytes));
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+        throw tooLarge(url, maxBytes, `decodes (${coding}) to more than that`);
+      throw new FetchError(
+        `${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`,
+        {
+          cause: error,
+          retryable: false,
+        },
+      );
+    }
   }
+  return decoded;
 }
 
 const decoders: Record<string, () => Transform> = {
@@ -276,7 +318,7 @@ const decoders: Record<string, () => Transform> = {
   'x-gzip': () => zlib.createGunzip(),
   deflate: () => zlib.createInflate(),
   br: () => zlib.createBrotliDecompress(),
-  zstd: () => zlib.createZstdDecompress(),
+  zstd: () => zlib.createZstdDecompress(zstdHttpParams),
 };
 
 /**
@@ -286,11 +328,18 @@ const decoders: Record<string, () => Transform> = {
 async function decompressHead(
   body: Uint8Array,
   encoding: string | undefined,
+  url: URL,
   maxBytes: number,
 ): Promise<Uint8Array> {
-  const decoder = decoders[encoding?.trim().toLowerCase() ?? ''];
-  if (!decoder || body.length === 0) return body;
-  const stream = decoder();
+  let decoded = body;
+  for (const coding of codingsOf(encoding, url) ?? []) {
+    if (decoded.length === 0) break;
+    decoded = await decodeHead(decoded, decoders[coding]!(), maxBytes);
+  }
+  return decoded;
+}
+
+async function decodeHead(body: Uint8Array, stream: Transform, maxBytes: number): Promise<Buffer> {
   stream.end(body);
   const chunks: Buffer[] = [];
   let total = 0;
