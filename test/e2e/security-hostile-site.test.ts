@@ -6,96 +6,15 @@
  * page) within its timeout; the server's peak memory stays under 1 GB; and another team's
  * request is served normally afterwards.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startHostileSiteProcess, type HostileSite } from '../fixture-site/hostile-site.ts';
-import { serveProcess, type KeyedServeProcess } from './serve-process.ts';
+import { describe, expect, it } from 'vitest';
+import { hostileHarness } from './hostile-harness.ts';
 
-const fixture = inject('fixtureUrl');
-const MiB = 1024 * 1024;
-const otherTeamKey = 'fc-other-team';
-
-let site: HostileSite;
-let server: KeyedServeProcess;
-beforeAll(async () => {
-  // In a process of its own: its work would otherwise delay the /health probes of this one.
-  site = await startHostileSiteProcess();
-  server = await serveProcess({ TRAWL_API_KEYS: `fc-security-test,other:${otherTeamKey}` });
-  // One friendly page first: the first request loads the converter and its threads, which is
-  // start-up, not the attack.
-  await server.call('POST', '/v2/scrape', { url: `${fixture}/articles/plain.html` }, 60_000);
-}, 120_000);
-afterAll(async () => {
-  await server.kill();
-  await site.close();
-});
-
-/** Slowest `/health` answer while `work` ran, in ms; a silent server fails after 5 s. */
-async function watched<T>(work: Promise<T>): Promise<{ result: T; slowestHealthMs: number }> {
-  let done = false;
-  let slowest = 0;
-  const probing = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const answer = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(5_000) });
-      expect(answer.status).toBe(200);
-      slowest = Math.max(slowest, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  try {
-    return { result: await work, slowestHealthMs: slowest };
-  } finally {
-    done = true;
-    await probing;
-  }
-}
-
-/** A scrape of the hostile site, watched. */
-async function scrapeWatched(path: string, options: Record<string, unknown> = {}) {
-  const { result, slowestHealthMs } = await watched(
-    server.call('POST', '/v2/scrape', { url: `${site.url}${path}`, ...options }, 90_000),
-  );
-  expect(slowestHealthMs).toBeLessThan(1_000);
-  return result;
-}
-
-/** Polls a crawl until it leaves `scraping`, each poll abandoned after 10 s. */
-async function crawlToEnd(id: string, within: number): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + within;
-  for (;;) {
-    const status = (await server.call('GET', `/v2/crawl/${id}`, undefined, 10_000)).body;
-    if (status['status'] !== 'scraping' || Date.now() > deadline) return status;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function crawlWatched(body: Record<string, unknown>, within = 60_000) {
-  const started = await server.call('POST', '/v2/crawl', body);
-  expect(started.status).toBe(200);
-  const id = started.body['id'] as string;
-  const { result, slowestHealthMs } = await watched(crawlToEnd(id, within));
-  expect(slowestHealthMs).toBeLessThan(1_000);
-  return { id, status: result };
-}
-
-afterEach(async () => {
-  expect(server.peakRss()).toBeLessThan(1024 * MiB);
-  // Another team, on a friendly page: served normally.
-  const response = await fetch(`${server.url}/v2/scrape`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${otherTeamKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${fixture}/articles/plain.html` }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  expect(response.status).toBe(200);
-  const body = (await response.json()) as { data: { markdown: string } };
-  expect(body.data.markdown.length).toBeGreaterThan(100);
-}, 60_000);
+const { site, scrapeWatched, crawlWatched, server } = hostileHarness();
 
 describe('a hostile site against a real server', () => {
   it('crawls 8 long-path pages past a robots.txt of 20,000 near-miss wildcard rules', async () => {
     const { status } = await crawlWatched(
-      { url: `${site.url}/`, limit: 8, sitemap: 'skip' },
+      { url: `${site().url}/`, limit: 8, sitemap: 'skip' },
       60_000,
     );
     expect({ ...status, data: (status['data'] as unknown[]).length }).toMatchObject({
@@ -106,16 +25,16 @@ describe('a hostile site against a real server', () => {
   }, 90_000);
 
   it('ends an endless calendar at the crawl limit, past sitemap indexes nested deep and wide and a 2 GiB gzip sitemap', async () => {
-    const { id, status } = await crawlWatched({ url: `${site.url}/calendar`, limit: 10 });
+    const { id, status } = await crawlWatched({ url: `${site().url}/calendar`, limit: 10 });
     expect(status['status']).toBe('completed');
     expect(status['data']).toHaveLength(10);
-    const errors = (await server.call('GET', `/v2/crawl/${id}/errors`)).body;
+    const errors = (await server().call('GET', `/v2/crawl/${id}/errors`)).body;
     expect(JSON.stringify(errors)).toContain('sitemap-bomb.xml.gz');
   }, 60_000);
 
   it('ends a crawl of session ids in every link at the crawl limit', async () => {
     const { status } = await crawlWatched({
-      url: `${site.url}/session`,
+      url: `${site().url}/session`,
       limit: 10,
       sitemap: 'skip',
     });
@@ -188,6 +107,22 @@ describe('a hostile site against a real server', () => {
     expect(metadata['title']).toMatch(/^T{4096}…$/);
     expect(metadata['description']).toMatch(/^d{4096}…$/);
   }, 60_000);
+
+  it.each(['/many-elements', '/deep-nesting', '/giant-attributes'])(
+    'ends %s (millions of elements, a million levels, attributes of megabytes) within its timeout',
+    async (path) => {
+      const started = Date.now();
+      const answer = await scrapeWatched(path, {
+        formats: ['markdown', 'links', 'images'],
+        timeout: 5_000,
+      });
+      // Converted (flattened, cut) or stopped at the deadline: either way in bounded time.
+      expect([200, 408]).toContain(answer.status);
+      if (answer.status === 408) expect(answer.body['code']).toBe('SCRAPE_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+    60_000,
+  );
 
   it('ends a page whose charset lies (UTF-16 declared, Latin-1 sent) with 415', async () => {
     const answer = await scrapeWatched('/lying-charset');

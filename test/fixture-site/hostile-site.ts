@@ -260,15 +260,15 @@ const routes: Record<string, Route> = {
     await stream(res, '<div>'.repeat(1000), 1000);
     res.end('Deep text.</body></html>');
   },
-  // An href and an alt of 8 MB each, and an element of half a million attributes.
+  // An href and an alt of 6 MB each, and an element of half a million attributes.
   '/giant-attributes': async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.write(
       '<!DOCTYPE html><html><head><title>Attributes</title></head><body><p>Text.</p><a href="/',
     );
-    await stream(res, 'h'.repeat(8192), 1024);
+    await stream(res, 'h'.repeat(8192), 768);
     res.write('">link</a><img src="/i.png" alt="');
-    await stream(res, 'a'.repeat(8192), 1024);
+    await stream(res, 'a'.repeat(8192), 768);
     res.write('"><div');
     await stream(res, Array.from({ length: 1000 }, (_, i) => ` a${i}="1"`).join(''), 500);
     res.end('>Div.</div></body></html>');
