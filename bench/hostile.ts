@@ -256,6 +256,9 @@ if (values.stalls) {
   try {
     // The first page loads the converter and its threads: start-up, not an attack.
     await server.call('POST', '/v2/scrape', { url: `${site.url}/friendly` }, 60_000);
+    // And the first browser page loads Playwright's bundle, seconds of this thread on a busy
+    // machine, once per process.
+    await server.call('POST', '/v2/scrape', { url: `${site.url}/friendly`, waitFor: 1 }, 60_000);
     for (const one of chosen) {
       const result = await runCase(server, site.url, one);
       results.push(result);

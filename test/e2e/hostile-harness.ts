@@ -26,7 +26,15 @@ export interface HostileHarness {
   ): Promise<{ id: string; status: Record<string, unknown> }>;
 }
 
-export function hostileHarness(env: Record<string, string> = {}): HostileHarness {
+/**
+ * `warmBrowser`: one ordinary page through the browser first, as the converter is warmed below:
+ * loading Playwright's bundle is seconds of the request thread once per process on a loaded
+ * machine, start-up rather than the attack.
+ */
+export function hostileHarness(
+  options: { env?: Record<string, string>; warmBrowser?: boolean } = {},
+): HostileHarness {
+  const env = options.env ?? {};
   let site: HostileSite;
   let server: KeyedServeProcess;
   beforeAll(async () => {
@@ -39,6 +47,10 @@ export function hostileHarness(env: Record<string, string> = {}): HostileHarness
     // One friendly page first: the first request loads the converter and its threads, which is
     // start-up, not the attack.
     await server.call('POST', '/v2/scrape', { url: `${site.url}/friendly` }, 60_000);
+    if (options.warmBrowser) {
+      const warm = { url: `${site.url}/friendly`, waitFor: 1, blockAds: false };
+      await server.call('POST', '/v2/scrape', warm, 60_000);
+    }
   }, 120_000);
   afterAll(async () => {
     await server?.kill();

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hostileHarness } from './hostile-harness.ts';
 
-const { scrapeWatched } = hostileHarness();
+const { scrapeWatched } = hostileHarness({ warmBrowser: true });
 // waitFor sends the page to the browser; ad blocking is left out to keep its lists' start-up
 // out of the timings.
 const browser = { waitFor: 200, blockAds: false, timeout: 15_000 };
