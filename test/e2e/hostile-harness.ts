@@ -12,18 +12,18 @@ const MiB = 1024 * 1024;
 const otherTeamKey = 'fc-other-team';
 
 export interface HostileHarness {
-  server(): KeyedServeProcess;
-  site(): HostileSite;
+  server: () => KeyedServeProcess;
+  site: () => HostileSite;
   /** A scrape of `path` on the hostile site; fails if `/health` took 1 s or more meanwhile. */
-  scrapeWatched(
+  scrapeWatched: (
     path: string,
     options?: Record<string, unknown>,
-  ): Promise<{ status: number; body: Record<string, unknown> }>;
+  ) => Promise<{ status: number; body: Record<string, unknown> }>;
   /** A crawl, polled to its end; fails if `/health` took 1 s or more meanwhile. */
-  crawlWatched(
+  crawlWatched: (
     body: Record<string, unknown>,
     within?: number,
-  ): Promise<{ id: string; status: Record<string, unknown> }>;
+  ) => Promise<{ id: string; status: Record<string, unknown> }>;
 }
 
 /**
@@ -104,14 +104,14 @@ export function hostileHarness(
   return {
     server: () => server,
     site: () => site,
-    async scrapeWatched(path, options = {}) {
+    scrapeWatched: async (path, options = {}) => {
       const { result, slowestHealthMs } = await watched(
         server.call('POST', '/v2/scrape', { url: `${site.url}${path}`, ...options }, 90_000),
       );
       expect(slowestHealthMs).toBeLessThan(1_000);
       return result;
     },
-    async crawlWatched(body, within = 60_000) {
+    crawlWatched: async (body, within = 60_000) => {
       const started = await server.call('POST', '/v2/crawl', body);
       expect(started.status).toBe(200);
       const id = started.body['id'] as string;

@@ -104,10 +104,11 @@ class DepthCappedParser extends Parser {
   override isVoidElement(name: string): boolean {
     if (super.isVoidElement(name)) return true;
     if (this.#closing) return false;
-    if (this.openTagStart !== this.#decidedAt) {
-      this.#decidedAt = this.openTagStart;
-      this.#capped =
-        (this as unknown as { stack: readonly string[] }).stack.length >= maxElementDepth;
+    // Both are private in htmlparser2's types, and both are what the cap is about.
+    const parser = this as unknown as { stack: readonly string[]; openTagStart: number };
+    if (parser.openTagStart !== this.#decidedAt) {
+      this.#decidedAt = parser.openTagStart;
+      this.#capped = parser.stack.length >= maxElementDepth;
     }
     return this.#capped;
   }
