@@ -34,6 +34,7 @@ const cases: Case[] = [
   { name: 'robots', kind: 'crawl', path: '/', options: { limit: 8, sitemap: 'skip' } },
   { name: 'calendar', kind: 'crawl', path: '/calendar', options: { limit: 15 } },
   { name: 'session-ids', kind: 'crawl', path: '/session', options: { limit: 15, sitemap: 'skip' } },
+  { name: 'big-sitemap', kind: 'crawl', path: '/big-sitemap.xml', options: { limit: 5 } },
   { name: 'redirect-loop', kind: 'scrape', path: '/redirect-loop' },
   { name: 'redirect-chain', kind: 'scrape', path: '/redirect-chain' },
   { name: 'meta-refresh-http', kind: 'scrape', path: '/meta-refresh-loop' },

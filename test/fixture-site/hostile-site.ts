@@ -368,6 +368,19 @@ new IntersectionObserver(() => {
       `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>`,
     );
   },
+  // A plain urlset of 350,000 URLs in 17 MB, under the body limit: all of it to parse.
+  '/big-sitemap.xml': async (_req, res, url) => {
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    for (let block = 0; block < 350 && !res.destroyed; block++) {
+      const entries = Array.from(
+        { length: 1000 },
+        (_, i) => `<url><loc>http://${url.host}/calendar?m=${block * 1000 + i}</loc></url>`,
+      );
+      if (!res.write(entries.join(''))) await drained(res);
+    }
+    res.end('</urlset>');
+  },
   // A gzip sitemap inflating to 2 GiB: a urlset, then spaces (2 MB on the wire).
   '/sitemap-bomb.xml.gz': (_req, res, url) => {
     res.writeHead(200, { 'content-type': 'application/gzip' });
