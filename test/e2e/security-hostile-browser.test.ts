@@ -21,7 +21,9 @@ describe.runIf(existsSync('/usr/bin/chromium'))('a hostile site against the brow
     async (path) => {
       const answer = await scrapeWatched(path, browser);
       expect(answer.body).toMatchObject({ success: false, code: 'FETCH_FAILED' });
-      expect(answer.body['error']).toMatch(/navigated more than 20 times|kept navigating|navigated away/);
+      expect(answer.body['error']).toMatch(
+        /navigated more than 20 times|kept navigating|navigated away/,
+      );
     },
     60_000,
   );
@@ -56,5 +58,10 @@ describe.runIf(existsSync('/usr/bin/chromium'))('a hostile site against the brow
       : Buffer.from(await (await fetch(screenshot)).arrayBuffer());
     // The IHDR chunk: width and height, big-endian, at bytes 16 and 20.
     expect(png.readUInt32BE(20)).toBe(16_384);
+    expect(answer.body['data']).toMatchObject({
+      warning: expect.stringMatching(
+        /200,000 pixels tall; the full-page screenshot shows its top 16,384/,
+      ) as unknown,
+    });
   }, 60_000);
 });

@@ -118,6 +118,8 @@ export const actionsSchema = z
 export interface CapturedFile {
   bytes: Uint8Array;
   contentType: 'image/png' | 'image/jpeg' | 'application/pdf';
+  /** What the caller should know: a full-page screenshot cut at `maxFullPageHeight`. */
+  warning?: string;
 }
 
 /** What the actions produced, in order, files still as bytes. */
@@ -253,7 +255,11 @@ export async function takeScreenshot(
 ): Promise<CapturedFile> {
   if (settings.viewport) await page.setViewportSize(settings.viewport);
   const jpeg = settings.quality !== undefined;
-  const clip = settings.fullPage ? await fullPageClip(page) : undefined;
+  const full = settings.fullPage ? await fullPageSize(page) : undefined;
+  const clip =
+    full && full.height > maxFullPageHeight
+      ? { x: 0, y: 0, width: full.width, height: maxFullPageHeight }
+      : undefined;
   const bytes = await page.screenshot({
     fullPage: settings.fullPage,
     type: jpeg ? 'jpeg' : 'png',
@@ -261,7 +267,15 @@ export async function takeScreenshot(
     ...(clip ? { clip } : {}),
     timeout,
   });
-  return { bytes, contentType: jpeg ? 'image/jpeg' : 'image/png' };
+  return {
+    bytes,
+    contentType: jpeg ? 'image/jpeg' : 'image/png',
+    ...(clip && full
+      ? {
+          warning: `The page is ${full.height.toLocaleString('en-US')} pixels tall; the full-page screenshot shows its top ${maxFullPageHeight.toLocaleString('en-US')}.`,
+        }
+      : {}),
+  };
 }
 
 /**
@@ -271,15 +285,11 @@ export async function takeScreenshot(
  */
 export const maxFullPageHeight = 16_384;
 
-/** The top `maxFullPageHeight` pixels of a page taller than that; undefined for any other page. */
-async function fullPageClip(
-  page: Page,
-): Promise<{ x: number; y: number; width: number; height: number } | undefined> {
-  const size = await page.evaluate<{ width: number; height: number }>(
+/** The page's width and full height, in CSS pixels. */
+function fullPageSize(page: Page): Promise<{ width: number; height: number }> {
+  return page.evaluate<{ width: number; height: number }>(
     `({ width: document.documentElement.clientWidth, height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) })`,
   );
-  if (size.height <= maxFullPageHeight) return undefined;
-  return { x: 0, y: 0, width: size.width, height: maxFullPageHeight };
 }
 
 /**

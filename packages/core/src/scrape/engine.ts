@@ -220,6 +220,7 @@ export async function runScrapeDetailed(
   const { content, pageMetadata, links, llmText, warning } = converted;
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);
+  if (rendered?.screenshot?.warning) warnings.push(rendered.screenshot.warning);
   if (page.warning) warnings.unshift(page.warning);
   if (warning) warnings.push(warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
