@@ -3,16 +3,10 @@
  * hop is counted, checked against the private-address rule and bounded by the same deadline.
  */
 import { lookup as dnsLookup } from 'node:dns';
-import type { Transform } from 'node:stream';
 import { isIP, type LookupFunction } from 'node:net';
-import { promisify } from 'node:util';
-// zstd through the namespace: a named import of it fails to link on a Node.js before 22.15,
-// before internal/node-version.ts can say which Node.js Trawl needs.
-import * as zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
   BlockedUrlError,
-  ContentTooLargeError,
   FetchError,
   TimeoutError,
   TrawlError,
@@ -26,6 +20,7 @@ import {
   type AddressGuardOptions,
 } from '../internal/address-guard.ts';
 import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
+import { bytes, decodeContent, tooLarge } from './content-coding.ts';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -124,9 +119,13 @@ export class HttpFetcher implements Fetcher {
         truncate,
       );
       const headers = flattenHeaders(response.headers);
-      const body = truncate
-        ? await decompressHead(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes)
-        : await decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
+      const body = await decodeContent(
+        raw,
+        headers['content-encoding'],
+        url,
+        fetchRequest.maxBodyBytes,
+        truncate,
+      );
       return { url, status: response.statusCode, headers, body, redirects };
     }
   }
@@ -238,125 +237,6 @@ async function readBody(
   return Buffer.concat(chunks, total);
 }
 
-type Inflate = (body: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>;
-// The callback forms run in libuv's thread pool: inflating a bomb up to the 20 MiB cap is
-// tens of milliseconds of CPU, which the sync forms spent on the thread that answers requests.
-const inflaters: Record<string, Inflate> = {
-  gzip: promisify(zlib.gunzip),
-  'x-gzip': promisify(zlib.gunzip),
-  deflate: promisify(zlib.inflate),
-  br: promisify(zlib.brotliDecompress),
-  zstd: promisify(zlib.zstdDecompress) as Inflate,
-};
-
-/**
- * RFC 9659 caps a zstd window at 8 MiB over HTTP (browsers refuse larger ones): the default
- * would let a frame of a few bytes make the decoder allocate 128 MiB before any output.
- */
-const zstdHttpParams = { params: { [zlib.constants.ZSTD_d_windowLogMax]: 23 } };
-const optionsFor = (coding: string, maxBytes: number) =>
-  coding === 'zstd'
-    ? { maxOutputLength: maxBytes, ...zstdHttpParams }
-    : { maxOutputLength: maxBytes };
-
-/**
- * A body coded more than this many times is refused: each pass is bounded by the output cap, but
- * a header of thousands of codings would still be thousands of passes.
- */
-const maxCodings = 4;
-
-/**
- * The codings of a Content-Encoding header in the order they are undone (the last applied comes
- * last in the header, RFC 9110 8.4), `identity` dropped; undefined when one is unknown, and the
- * body is then passed on as sent.
- */
-function codingsOf(encoding: string | undefined, url: URL): string[] | undefined {
-  const codings = (encoding ?? '')
-    .toLowerCase()
-    .split(',')
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse();
-  if (codings.length > maxCodings) {
-    throw new FetchError(
-      `${url.href} declares ${codings.length} content codings; at most ${maxCodings} are undone`,
-      { retryable: false },
-    );
-  }
-  return codings.every((coding) => coding in inflaters) ? codings : undefined;
-}
-
-/** Undoes Content-Encoding; the output cap stops a small compressed bomb from filling memory. */
-async function decompress(
-  body: Uint8Array,
-  encoding: string | undefined,
-  url: URL,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  let decoded = body;
-  for (const coding of codingsOf(encoding, url) ?? []) {
-    if (decoded.length === 0) break;
-    try {
-      decoded = await inflaters[coding]!(decoded, optionsFor(coding, maxBytes));
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-        throw tooLarge(url, maxBytes, `decodes (${coding}) to more than that`);
-      throw new FetchError(
-        `${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`,
-        {
-          cause: error,
-          retryable: false,
-        },
-      );
-    }
-  }
-  return decoded;
-}
-
-const decoders: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-  zstd: () => zlib.createZstdDecompress(zstdHttpParams),
-};
-
-/**
- * The first `maxBytes` of a body's decoded form: decoding stops there, and a stream cut short
- * (the raw body was truncated too) or corrupt past what was decoded gives what came before it.
- */
-async function decompressHead(
-  body: Uint8Array,
-  encoding: string | undefined,
-  url: URL,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  let decoded = body;
-  for (const coding of codingsOf(encoding, url) ?? []) {
-    if (decoded.length === 0) break;
-    decoded = await decodeHead(decoded, decoders[coding]!(), maxBytes);
-  }
-  return decoded;
-}
-
-async function decodeHead(body: Uint8Array, stream: Transform, maxBytes: number): Promise<Buffer> {
-  stream.end(body);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      chunks.push(chunk.subarray(0, maxBytes - total));
-      total = Math.min(maxBytes, total + chunk.length);
-      if (total >= maxBytes) break;
-    }
-  } catch {
-    // Keep what decoded before the damage.
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks, total);
-}
-
 /**
  * Stops reading a body that will not be used. Destroying an undici body that has not ended
  * makes it emit 'error' (RequestAbortedError); with no listener that error would end the
@@ -365,26 +245,6 @@ async function decodeHead(body: Uint8Array, stream: Transform, maxBytes: number)
 function discard(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
-}
-
-const bytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;
-
-/**
- * A body past the limit: the message names the real size (or how far reading got) and the
- * limit, and `details.setting` the option that sets it, which the CLI and the server name their
- * variable for.
- */
-function tooLarge(url: URL, maxBytes: number, what: string, size?: number): ContentTooLargeError {
-  return new ContentTooLargeError(
-    `The body of ${url.href} is larger than the ${bytes(maxBytes)} limit: it ${what}. Raise maxBodyBytes in the engine config to read it`,
-    {
-      details: {
-        setting: 'maxBodyBytes',
-        limitBytes: maxBytes,
-        ...(size === undefined ? {} : { sizeBytes: size }),
-      },
-    },
-  );
 }
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
