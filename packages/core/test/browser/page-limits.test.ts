@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserPool } from '@trawl/core';
-import { containPage, readPageHtml } from '../../src/browser/page-limits.ts';
+import { containPage, readPageHtml } from '../../src/browser/page-limits.js';
 import { chromiumMissing } from './chromium.ts';
 
 describe.skipIf(chromiumMissing)('page limits', () => {
