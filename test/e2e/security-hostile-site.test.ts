@@ -1,100 +1,21 @@
 /**
  * A hostile site against a real `trawl serve` (its own process, its memory read from /proc): a
  * robots.txt built to stall rule matching, redirect loops, dripped and endless bodies, header
- * floods, bombs, infinite URL spaces, JSON-LD nested or widened without end, a lying charset.
+ * floods, gzip/brotli/zstd bombs and stacked codings, infinite URL spaces, millions of elements
+ * and a million levels, JSON-LD nested or widened without end, a lying charset.
  * While each attack runs `/health` answers within 1 s; each ends with its documented code (or a
  * page) within its timeout; the server's peak memory stays under 1 GB; and another team's
  * request is served normally afterwards.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startHostileSite, type HostileSite } from '../fixture-site/hostile-site.ts';
-import { serveProcess, type KeyedServeProcess } from './serve-process.ts';
+import { describe, expect, it } from 'vitest';
+import { hostileHarness } from './hostile-harness.ts';
 
-const fixture = inject('fixtureUrl');
-const MiB = 1024 * 1024;
-const otherTeamKey = 'fc-other-team';
-
-let site: HostileSite;
-let server: KeyedServeProcess;
-beforeAll(async () => {
-  site = await startHostileSite();
-  server = await serveProcess({ TRAWL_API_KEYS: `fc-security-test,other:${otherTeamKey}` });
-  // One friendly page first: the first request loads the converter and its threads, which is
-  // start-up, not the attack.
-  await server.call('POST', '/v2/scrape', { url: `${fixture}/articles/plain.html` }, 60_000);
-}, 120_000);
-afterAll(async () => {
-  await server.kill();
-  await site.close();
-});
-
-/** Slowest `/health` answer while `work` ran, in ms; a silent server fails after 5 s. */
-async function watched<T>(work: Promise<T>): Promise<{ result: T; slowestHealthMs: number }> {
-  let done = false;
-  let slowest = 0;
-  const probing = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const answer = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(5_000) });
-      expect(answer.status).toBe(200);
-      slowest = Math.max(slowest, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  })();
-  try {
-    return { result: await work, slowestHealthMs: slowest };
-  } finally {
-    done = true;
-    await probing;
-  }
-}
-
-/** A scrape of the hostile site, watched. */
-async function scrapeWatched(path: string, options: Record<string, unknown> = {}) {
-  const { result, slowestHealthMs } = await watched(
-    server.call('POST', '/v2/scrape', { url: `${site.url}${path}`, ...options }, 90_000),
-  );
-  expect(slowestHealthMs).toBeLessThan(1_000);
-  return result;
-}
-
-/** Polls a crawl until it leaves `scraping`, each poll abandoned after 10 s. */
-async function crawlToEnd(id: string, within: number): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + within;
-  for (;;) {
-    const status = (await server.call('GET', `/v2/crawl/${id}`, undefined, 10_000)).body;
-    if (status['status'] !== 'scraping' || Date.now() > deadline) return status;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function crawlWatched(body: Record<string, unknown>, within = 60_000) {
-  const started = await server.call('POST', '/v2/crawl', body);
-  expect(started.status).toBe(200);
-  const id = started.body['id'] as string;
-  const { result, slowestHealthMs } = await watched(crawlToEnd(id, within));
-  expect(slowestHealthMs).toBeLessThan(1_000);
-  return { id, status: result };
-}
-
-afterEach(async () => {
-  expect(server.peakRss()).toBeLessThan(1024 * MiB);
-  // Another team, on a friendly page: served normally.
-  const response = await fetch(`${server.url}/v2/scrape`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${otherTeamKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: `${fixture}/articles/plain.html` }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  expect(response.status).toBe(200);
-  const body = (await response.json()) as { data: { markdown: string } };
-  expect(body.data.markdown.length).toBeGreaterThan(100);
-}, 60_000);
+const { site, scrapeWatched, crawlWatched, server } = hostileHarness();
 
 describe('a hostile site against a real server', () => {
   it('crawls 8 long-path pages past a robots.txt of 20,000 near-miss wildcard rules', async () => {
     const { status } = await crawlWatched(
-      { url: `${site.url}/`, limit: 8, sitemap: 'skip' },
+      { url: `${site().url}/`, limit: 8, sitemap: 'skip' },
       60_000,
     );
     expect({ ...status, data: (status['data'] as unknown[]).length }).toMatchObject({
@@ -104,21 +25,23 @@ describe('a hostile site against a real server', () => {
     expect(status['data']).toHaveLength(8);
   }, 90_000);
 
-  it('ends an endless calendar and session ids in every link at the crawl limit', async () => {
-    const calendar = await crawlWatched({ url: `${site.url}/calendar`, limit: 15 });
-    expect(calendar.status['status']).toBe('completed');
-    expect(calendar.status['data']).toHaveLength(15);
-    const sessions = await crawlWatched({ url: `${site.url}/session`, limit: 15 });
-    expect(sessions.status['status']).toBe('completed');
-    expect(sessions.status['data']).toHaveLength(15);
-  }, 120_000);
-
-  it('reads sitemap indexes nested deep and wide and a 2 GiB gzip sitemap within bounds', async () => {
-    const { id, status } = await crawlWatched({ url: `${site.url}/calendar`, limit: 5 });
+  it('ends an endless calendar at the crawl limit, past sitemap indexes nested deep and wide and a 2 GiB gzip sitemap', async () => {
+    const { id, status } = await crawlWatched({ url: `${site().url}/calendar`, limit: 10 });
     expect(status['status']).toBe('completed');
-    const errors = (await server.call('GET', `/v2/crawl/${id}/errors`)).body;
+    expect(status['data']).toHaveLength(10);
+    const errors = (await server().call('GET', `/v2/crawl/${id}/errors`)).body;
     expect(JSON.stringify(errors)).toContain('sitemap-bomb.xml.gz');
-  }, 120_000);
+  }, 60_000);
+
+  it('ends a crawl of session ids in every link at the crawl limit', async () => {
+    const { status } = await crawlWatched({
+      url: `${site().url}/session`,
+      limit: 10,
+      sitemap: 'skip',
+    });
+    expect(status['status']).toBe('completed');
+    expect(status['data']).toHaveLength(10);
+  }, 60_000);
 
   it.each([
     ['/redirect-loop', 'FETCH_FAILED'],
@@ -134,11 +57,11 @@ describe('a hostile site against a real server', () => {
   );
 
   it('ends a body dripped one byte a second with SCRAPE_TIMEOUT at its timeout', async () => {
-    const answer = await scrapeWatched('/drip', { timeout: 5_000 });
+    const answer = await scrapeWatched('/drip', { timeout: 1_000 });
     expect(answer).toMatchObject({ status: 408, body: { success: false, code: 'SCRAPE_TIMEOUT' } });
   }, 60_000);
 
-  it.each(['/endless', '/huge-text', '/bomb/gzip.html'])(
+  it.each(['/endless', '/huge-text', '/bomb/gzip.html', '/bomb/br.html', '/bomb/zstd.html'])(
     'ends %s with 413 CONTENT_TOO_LARGE',
     async (path) => {
       const answer = await scrapeWatched(path, { timeout: 30_000 });
@@ -150,6 +73,22 @@ describe('a hostile site against a real server', () => {
     60_000,
   );
 
+  it.each(['/encoded/br', '/encoded/zstd', '/encoded/gzip-br'])(
+    'reads a page sent as %s',
+    async (path) => {
+      const answer = await scrapeWatched(path);
+      expect(answer.status).toBe(200);
+      expect((answer.body['data'] as { markdown: string }).markdown).toContain('Paragraph 11');
+    },
+    60_000,
+  );
+
+  it('reads a page that refreshes to itself as the page it is, over HTTP', async () => {
+    const answer = await scrapeWatched('/meta-refresh-loop');
+    expect(answer.status).toBe(200);
+    expect((answer.body['data'] as { markdown: string }).markdown).toContain('Refresh');
+  }, 60_000);
+
   it.each(['/many-cookies', '/huge-header'])(
     'ends %s with FETCH_FAILED',
     async (path) => {
@@ -159,16 +98,29 @@ describe('a hostile site against a real server', () => {
     60_000,
   );
 
-  // Skipped: the result is right (cut and marked, see metadata-limits.test.ts), but decoding the
-  // 8 MB body and handing it to the converter run on the request thread, and /health waited
-  // 1.2–3.8 s on this 2-core machine under load. Un-skip once bodies are decoded off it.
-  it.skip('scrapes a page whose title and description are 4 MB each, cut short', async () => {
+  // Once skipped (/health waited 1.2–3.8 s, probed from the process that also served the 8 MB
+  // page). Profiled since, the server's own share is a main-thread GC of the page's buffers:
+  // 50–350 ms at a load average of 20 (bench/hostile.ts).
+  it('scrapes a page whose title and description are 4 MB each, cut short', async () => {
     const answer = await scrapeWatched('/huge-title');
     expect(answer.status).toBe(200);
     const metadata = (answer.body['data'] as { metadata: Record<string, string> }).metadata;
     expect(metadata['title']).toMatch(/^T{4096}…$/);
     expect(metadata['description']).toMatch(/^d{4096}…$/);
   }, 60_000);
+
+  // Two million elements, and a million unclosed levels: the conversion thread stops at the
+  // page's deadline (attributes of megabytes, which convert in ~10 s, are in bench/hostile.ts).
+  it.each(['/many-elements', '/deep-nesting'])(
+    'ends %s with SCRAPE_TIMEOUT at its timeout',
+    async (path) => {
+      const started = Date.now();
+      const answer = await scrapeWatched(path, { timeout: 2_000 });
+      expect(answer).toMatchObject({ status: 408, body: { code: 'SCRAPE_TIMEOUT' } });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    },
+    60_000,
+  );
 
   it('ends a page whose charset lies (UTF-16 declared, Latin-1 sent) with 415', async () => {
     const answer = await scrapeWatched('/lying-charset');
@@ -178,16 +130,16 @@ describe('a hostile site against a real server', () => {
     });
   }, 60_000);
 
-  // '/jsonld-wide' (12 MB) is in the same case as '/huge-title' above: the product is right and
-  // the scrape ends in seconds, but /health waited ~1.8 s while its body was decoded.
-  it.each(['/jsonld-deep'])(
-    'reads the product of %s without stalling',
+  // JSON-LD nested 100,000 deep, and a million offers in a 12 MB block.
+  it.each(['/jsonld-deep', '/jsonld-wide'])(
+    'reads the product and menu of %s without stalling',
     async (path) => {
-      const answer = await scrapeWatched(path, { formats: ['product', 'markdown'] });
+      const answer = await scrapeWatched(path, { formats: ['product', 'menu', 'markdown'] });
       expect(answer.status).toBe(200);
       // The block is skipped whole: no product, and the warning says so.
       const data = answer.body['data'] as Record<string, unknown>;
       expect(data['product']).toBeUndefined();
+      expect(data['menu']).toBeUndefined();
       expect(data['warning']).toBeTruthy();
     },
     60_000,

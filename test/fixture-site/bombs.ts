@@ -1,6 +1,6 @@
 /**
  * Decompression bombs, built on demand and never committed (issue 14, point 7): a ZIP package
- * whose headers under-declare an entry, a PDF with one huge Flate stream, and gzip/brotli bodies
+ * whose headers under-declare an entry, a PDF with one huge Flate stream, and gzip/brotli/zstd bodies
  * for the fixture site's `/bomb/*` routes. Each is made by streaming a 1 MiB block through the
  * compressor, so building a 1 GiB bomb never holds 1 GiB.
  */
@@ -10,8 +10,10 @@ import {
   crc32,
   createBrotliCompress,
   createGzip,
+  createZstdCompress,
   deflateRawSync,
   deflateSync,
+  gzipSync,
 } from 'node:zlib';
 
 const block = Buffer.alloc(1024 * 1024, ' ');
@@ -34,6 +36,22 @@ function deflatedSpaces(bytes: number): { data: Buffer; crc: number } {
     data: Buffer.concat([...Array<Buffer>(blocks).fill(deflatedBlock), finalBlock]),
     crc,
   };
+}
+
+/**
+ * A gzip file of `head` and then `bytes` (a multiple of 1 MiB) of spaces, as two members, built
+ * in no time from copies of one deflate block. The second member's trailer is zeros: a reader
+ * that stops at its output limit never gets that far, and one that does finds it corrupt.
+ */
+export function gzipSpacesAfter(head: string, bytes: number): Buffer {
+  const memberHeader = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  return Buffer.concat([
+    gzipSync(head),
+    memberHeader,
+    ...Array<Buffer>(Math.ceil(bytes / block.length)).fill(deflatedBlock),
+    finalBlock,
+    Buffer.alloc(8),
+  ]);
 }
 
 interface ZipPart {
@@ -165,14 +183,16 @@ const bodyBombs = new Map<string, Promise<Buffer>>();
  * An HTML body of `bytes` (mostly spaces) compressed with `encoding`; built once per size and
  * kept, since the fixture site serves it to several tests.
  */
-export function compressedBomb(encoding: 'gzip' | 'br', bytes: number): Promise<Buffer> {
+export function compressedBomb(encoding: 'gzip' | 'br' | 'zstd', bytes: number): Promise<Buffer> {
   const key = `${encoding}:${bytes}`;
   let bomb = bodyBombs.get(key);
   if (!bomb) {
     const compressor =
       encoding === 'gzip'
         ? createGzip({ level: constants.Z_BEST_COMPRESSION })
-        : createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+        : encoding === 'br'
+          ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 3 } });
     bomb = (async () => {
       const head = Buffer.from('<!DOCTYPE html><html><body><p>bomb</p>');
       const chunks: Buffer[] = [];

@@ -3,11 +3,12 @@
  * owns its robots.txt, which the shared fixture site cannot give up). Each attack is its own
  * path; big bodies are generated as they are sent, never held whole.
  */
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constants, createGzip } from 'node:zlib';
-import { compressedBomb } from './bombs.ts';
+import { brotliCompressSync, gzipSync, zstdCompressSync } from 'node:zlib';
+import { compressedBomb, gzipSpacesAfter } from './bombs.ts';
 
 /** A running hostile site. */
 export interface HostileSite {
@@ -69,19 +70,43 @@ async function stream(res: ServerResponse, chunk: Buffer | string, times: number
   }
 }
 
-/** A gzip body of `bytes` decoded bytes, written as it is compressed. */
-async function gzipStream(res: ServerResponse, head: string, block: string, times: number) {
-  const gzip = createGzip({ level: constants.Z_BEST_COMPRESSION });
-  gzip.pipe(res);
-  res.on('close', () => gzip.destroy());
-  gzip.write(head);
-  for (let i = 0; i < times && !res.destroyed; i++) {
-    if (!gzip.write(block)) await drained(gzip);
-  }
-  gzip.end();
-}
-
 const robotsText = hostileRobots();
+
+/** A body of 128 MiB of spaces under `coding` (six times the body limit), a few KB on the wire. */
+const bomb =
+  (coding: 'gzip' | 'br' | 'zstd'): Route =>
+  async (_req, res) => {
+    const body = await compressedBomb(coding, 128 * 1024 * 1024);
+    res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': coding });
+    res.end(body);
+  };
+
+/** An ordinary article, a few KB of prose. */
+export const friendlyPage = page(
+  'An ordinary article',
+  [],
+  Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<p>Paragraph ${i}: a crawler reads this page while another team's site attacks the same server, and the answer is the same as on a quiet day.</p>`,
+  ).join(''),
+);
+
+const coders: Record<string, (body: Buffer) => Buffer> = {
+  gzip: (body) => gzipSync(body),
+  br: (body) => brotliCompressSync(body),
+  zstd: (body) => zstdCompressSync(body),
+};
+
+/** The ordinary article under `codings` (`gzip, br`: gzip applied first), as Content-Encoding lists them. */
+const encoded =
+  (codings: string): Route =>
+  (_req, res) => {
+    let body: Buffer = Buffer.from(friendlyPage);
+    for (const coding of codings.split(',')) body = coders[coding.trim()]!(body);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': codings });
+    res.end(body);
+  };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const routes: Record<string, Route> = {
@@ -163,11 +188,16 @@ const routes: Record<string, Route> = {
       ]),
     );
   },
-  '/bomb/gzip.html': async (_req, res) => {
-    const body = await compressedBomb('gzip', 512 * 1024 * 1024);
-    res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
-    res.end(body);
-  },
+  '/bomb/gzip.html': bomb('gzip'),
+  '/bomb/br.html': bomb('br'),
+  '/bomb/zstd.html': bomb('zstd'),
+  // An honest page under each coding, and under two stacked (gzip first, then br).
+  '/encoded/gzip': encoded('gzip'),
+  '/encoded/br': encoded('br'),
+  '/encoded/zstd': encoded('zstd'),
+  '/encoded/gzip-br': encoded('gzip, br'),
+  // What another team asks for meanwhile: an ordinary article.
+  '/friendly': (_req, res) => html(res, friendlyPage),
   // A 100 MB text node, streamed.
   '/huge-text': async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
@@ -206,6 +236,124 @@ const routes: Record<string, Route> = {
     await stream(res, '{"price":1},'.repeat(1000), 1000);
     res.end('{"@type":"Offer","price":"2.00"}]}</script></head><body><p>Wide.</p></body></html>');
   },
+  // Two million elements in 16 MB, under the body limit.
+  '/many-elements': async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<!DOCTYPE html><html><head><title>Many</title></head><body><div>');
+    await stream(res, '<i>x</i>'.repeat(1000), 2000);
+    res.end('</div></body></html>');
+  },
+  // 700,000 distinct links in 17 MB: every one of them a URL for a crawl to look at.
+  '/many-links': async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<!DOCTYPE html><html><head><title>Links</title></head><body>');
+    for (let block = 0; block < 700 && !res.destroyed; block++) {
+      const links = Array.from({ length: 1000 }, (_, i) => `<a href="/l${block * 1000 + i}">x</a>`);
+      if (!res.write(links.join(''))) await drained(res);
+    }
+    res.end('</body></html>');
+  },
+  // A million elements, each inside the one before, never closed.
+  '/deep-nesting': async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write('<!DOCTYPE html><html><head><title>Deep</title></head><body>');
+    await stream(res, '<div>'.repeat(1000), 1000);
+    res.end('Deep text.</body></html>');
+  },
+  // An href and an alt of 6 MB each, and an element of half a million attributes.
+  '/giant-attributes': async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write(
+      '<!DOCTYPE html><html><head><title>Attributes</title></head><body><p>Text.</p><a href="/',
+    );
+    await stream(res, 'h'.repeat(8192), 768);
+    res.write('">link</a><img src="/i.png" alt="');
+    await stream(res, 'a'.repeat(8192), 768);
+    res.write('"><div');
+    await stream(res, Array.from({ length: 1000 }, (_, i) => ` a${i}="1"`).join(''), 500);
+    res.end('>Div.</div></body></html>');
+  },
+  // A refresh to itself, again and again; and a script that does the same.
+  '/js-redirect-loop': (_req, res, url) => {
+    const n = Number(url.searchParams.get('n') ?? '0');
+    html(
+      res,
+      page(`Hop ${n}`, [], `<script>location.replace('/js-redirect-loop?n=${n + 1}')</script>`),
+    );
+  },
+  // The browser engine's own: scripts that open windows, dialogs, loop, allocate, grow the page.
+  '/popups': (_req, res) =>
+    html(
+      res,
+      page(
+        'Popups',
+        [],
+        "<script>setInterval(() => { window.open('/popups', '_blank'); }, 10)</script>",
+      ),
+    ),
+  '/alert-loop': (_req, res) =>
+    html(
+      res,
+      page(
+        'Alerts',
+        [],
+        "<p>Dialogs.</p><script>for (;;) { alert('a'); confirm('c'); prompt('p'); }</script>",
+      ),
+    ),
+  '/busy-loop': (_req, res) =>
+    html(res, page('Busy', [], '<p>Busy.</p><script>for (;;) {}</script>')),
+  '/allocate': (_req, res) =>
+    html(
+      res,
+      page(
+        'Allocate',
+        [],
+        '<p>Allocate.</p><script>const kept = []; for (;;) kept.push(new Array(1e6).fill(Math.random()));</script>',
+      ),
+    ),
+  // Adds a megabyte of text every 5 ms, forever.
+  '/grows': (_req, res) =>
+    html(
+      res,
+      page(
+        'Grows',
+        [],
+        "<p>Grows.</p><script>setInterval(() => document.body.insertAdjacentHTML('beforeend', '<p>' + 'x'.repeat(1e6) + '</p>'), 5)</script>",
+      ),
+    ),
+  // More content whenever its end comes into view: a full-page screenshot makes all of it visible.
+  '/infinite-scroll': (_req, res) =>
+    html(
+      res,
+      page(
+        'Infinite',
+        [],
+        `<div id="feed"></div><div id="end">end</div><script>
+new IntersectionObserver(() => {
+  const feed = document.getElementById('feed');
+  for (let i = 0; i < 50; i++) feed.insertAdjacentHTML('beforeend', '<p style="height:400px">item</p>');
+}).observe(document.getElementById('end'));</script>`,
+      ),
+    ),
+  '/huge-canvas': (_req, res) =>
+    html(
+      res,
+      page(
+        'Canvas',
+        [],
+        '<canvas id="c" width="32767" height="32767"></canvas><script>const c = document.getElementById(\'c\').getContext(\'2d\'); c.fillStyle = \'red\'; c.fillRect(0, 0, 32767, 32767);</script>',
+      ),
+    ),
+  // 200,000 pixels tall, in stripes (a PNG of one colour would be small whatever its size).
+  '/tall': (_req, res) =>
+    html(
+      res,
+      page(
+        'Tall',
+        [],
+        '<div style="height:200000px;background:repeating-linear-gradient(red 0 3px, blue 3px 7px, green 7px 11px)"></div>',
+      ),
+    ),
   // Sitemaps: an index nested as deep as the reader goes, each level wide.
   '/sitemap.xml': (_req, res, url) => {
     const level = Number(url.searchParams.get('level') ?? '0');
@@ -220,19 +368,59 @@ const routes: Record<string, Route> = {
       `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join('')}</sitemapindex>`,
     );
   },
-  // A gzip sitemap inflating to 2 GiB of URLs, compressed as it is sent.
-  '/sitemap-bomb.xml.gz': async (_req, res, url) => {
+  // A plain urlset of 350,000 URLs in 17 MB, under the body limit: all of it to parse.
+  '/big-sitemap.xml': async (_req, res, url) => {
+    res.writeHead(200, { 'content-type': 'application/xml' });
+    res.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    for (let block = 0; block < 350 && !res.destroyed; block++) {
+      const entries = Array.from(
+        { length: 1000 },
+        (_, i) => `<url><loc>http://${url.host}/calendar?m=${block * 1000 + i}</loc></url>`,
+      );
+      if (!res.write(entries.join(''))) await drained(res);
+    }
+    res.end('</urlset>');
+  },
+  // A gzip sitemap inflating to 2 GiB: a urlset, then spaces (2 MB on the wire).
+  '/sitemap-bomb.xml.gz': (_req, res, url) => {
     res.writeHead(200, { 'content-type': 'application/gzip' });
-    const entry = `<url><loc>http://${url.host}/calendar?m=1</loc></url>`;
-    const block = entry.repeat(Math.floor((64 * 1024) / entry.length));
-    await gzipStream(
-      res,
-      '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-      block,
-      (2048 * 1024 * 1024) / (64 * 1024),
+    res.end(
+      gzipSpacesAfter(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${url.host}/calendar?m=1</loc></url>`,
+        2048 * 1024 * 1024,
+      ),
     );
   },
 };
+
+/**
+ * Starts the hostile site in a child process of its own (hostile-site-main.ts): building and
+ * compressing its bodies then costs that process, not the one that times `/health`.
+ */
+export async function startHostileSiteProcess(): Promise<HostileSite> {
+  const main = new URL('./hostile-site-main.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, ['--conditions=development', main], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const found = /^SITE (\S+)$/m.exec(out);
+      if (found) resolve(found[1]!);
+    });
+    void exited.then(([code]) => reject(new Error(`the hostile site exited with ${String(code)}`)));
+  });
+  return {
+    url,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill();
+      await exited;
+    },
+  };
+}
 
 /** Starts the hostile site on a free port of 127.0.0.1. */
 export async function startHostileSite(): Promise<HostileSite> {

@@ -6,7 +6,11 @@
 import type { Page } from 'playwright-core';
 import { z } from 'zod';
 import { ActionError } from '../errors.ts';
+import { readPageHtml } from './page-limits.ts';
 import { firstLine } from './pool.ts';
+
+/** The `scrape` action's HTML stops at the default body limit, as a fetched page's does. */
+const maxScrapeActionChars = 20 * 1024 * 1024;
 
 /** Largest screenshot viewport the hosted service accepts. */
 const viewportSchema = z.strictObject({
@@ -114,6 +118,8 @@ export const actionsSchema = z
 export interface CapturedFile {
   bytes: Uint8Array;
   contentType: 'image/png' | 'image/jpeg' | 'application/pdf';
+  /** What the caller should know: a full-page screenshot cut at `maxFullPageHeight`. */
+  warning?: string;
 }
 
 /** What the actions produced, in order, files still as bytes. */
@@ -195,7 +201,10 @@ async function runAction(
       results.screenshots.push(await takeScreenshot(page, action, timeout));
       return;
     case 'scrape':
-      results.scrapes.push({ url: page.url(), html: await page.content() });
+      results.scrapes.push({
+        url: page.url(),
+        html: await readPageHtml(page, new URL(page.url()), maxScrapeActionChars),
+      });
       return;
     case 'executeJavascript':
       results.javascriptReturns.push(await evaluateScript(page, action.script));
@@ -246,13 +255,41 @@ export async function takeScreenshot(
 ): Promise<CapturedFile> {
   if (settings.viewport) await page.setViewportSize(settings.viewport);
   const jpeg = settings.quality !== undefined;
+  const full = settings.fullPage ? await fullPageSize(page) : undefined;
+  const clip =
+    full && full.height > maxFullPageHeight
+      ? { x: 0, y: 0, width: full.width, height: maxFullPageHeight }
+      : undefined;
   const bytes = await page.screenshot({
     fullPage: settings.fullPage,
     type: jpeg ? 'jpeg' : 'png',
     ...(settings.quality !== undefined ? { quality: settings.quality } : {}),
+    ...(clip ? { clip } : {}),
     timeout,
   });
-  return { bytes, contentType: jpeg ? 'image/jpeg' : 'image/png' };
+  return {
+    bytes,
+    contentType: jpeg ? 'image/jpeg' : 'image/png',
+    ...(clip && full
+      ? {
+          warning: `The page is ${full.height.toLocaleString('en-US')} pixels tall; the full-page screenshot shows its top ${maxFullPageHeight.toLocaleString('en-US')}.`,
+        }
+      : {}),
+  };
+}
+
+/**
+ * A full-page screenshot stops this far down: a page 200,000 pixels tall is 1.5 GB of pixels in
+ * Chromium and an image of tens of MB sent back through the thread that answers requests.
+ * 16,384 px is the tallest image Chromium's compositor draws in one piece anyway.
+ */
+export const maxFullPageHeight = 16_384;
+
+/** The page's width and full height, in CSS pixels. */
+function fullPageSize(page: Page): Promise<{ width: number; height: number }> {
+  return page.evaluate<{ width: number; height: number }>(
+    `({ width: document.documentElement.clientWidth, height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0) })`,
+  );
 }
 
 /**

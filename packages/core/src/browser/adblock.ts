@@ -8,9 +8,12 @@
  * kept up to date by apt like Chromium itself; `adblockLists` names others. Without any list the
  * browser still runs, and ad elements are still dropped from the content by the HTML cleaner.
  */
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import type { FiltersEngine, Request } from '@ghostery/adblocker';
 import { NotConfiguredError } from '../errors.ts';
+import { engineOptions } from './adblock-options.ts';
 
 /** Where Debian installs EasyList and EasyPrivacy (package webext-ublock-origin-chromium). */
 export const debianFilterLists: readonly string[] = [
@@ -101,10 +104,28 @@ async function buildBlocker(
   }
   // The filter engine is loaded with the first list: a process that never blocks ads skips it.
   const { FiltersEngine, Request } = await import('@ghostery/adblocker');
-  const engine = FiltersEngine.parse(texts.join('\n'), {
-    loadCosmeticFilters: false,
-    loadNetworkFilters: true,
-    enableCompression: false,
-  });
+  const text = texts.join('\n');
+  const serialised = await parseOffThread(text);
+  const engine = serialised
+    ? FiltersEngine.deserialize(serialised)
+    : FiltersEngine.parse(text, engineOptions);
   return new FilterListBlocker(engine, Request);
+}
+
+// Beside this module, as .ts in the sources and .js once built.
+const workerModule = new URL(
+  `./adblock-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`,
+  import.meta.url,
+);
+
+/** The lists parsed on a thread of its own, serialised; undefined where no worker can start. */
+async function parseOffThread(text: string): Promise<Uint8Array | undefined> {
+  try {
+    const worker = new Worker(workerModule, { workerData: text });
+    const [bytes] = (await once(worker, 'message')) as [Uint8Array];
+    void worker.terminate();
+    return bytes;
+  } catch {
+    return undefined;
+  }
 }

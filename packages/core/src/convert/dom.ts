@@ -87,6 +87,42 @@ class DepthCappedHandler extends DomHandler {
   }
 }
 
+/**
+ * htmlparser2's own stack of open elements, capped at the same depth: it adds each element at the
+ * array's front, a copy of the whole stack per tag, so a million unclosed `<div>`s took minutes
+ * whatever the tree builder did with them (issue 46). Past the cap an element counts as void
+ * while it opens (added and closed at once, which is how DepthCappedHandler flattens it); closing
+ * tags are read as always.
+ */
+class DepthCappedParser extends Parser {
+  #closing = false;
+  // Asked when a tag opens and again when its start tag ends, by then on the stack or not: the
+  // first answer holds for both (keyed by where the tag starts).
+  #decidedAt = -1;
+  #capped = false;
+
+  override isVoidElement(name: string): boolean {
+    if (super.isVoidElement(name)) return true;
+    if (this.#closing) return false;
+    // Both are private in htmlparser2's types, and both are what the cap is about.
+    const parser = this as unknown as { stack: readonly string[]; openTagStart: number };
+    if (parser.openTagStart !== this.#decidedAt) {
+      this.#decidedAt = parser.openTagStart;
+      this.#capped = parser.stack.length >= maxElementDepth;
+    }
+    return this.#capped;
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    this.#closing = true;
+    try {
+      super.onclosetag(start, endIndex);
+    } finally {
+      this.#closing = false;
+    }
+  }
+}
+
 /** A parsed page, and whether its nesting was flattened at `maxElementDepth`. */
 export type ParsedHtml = Document & { flattened?: true };
 
@@ -97,7 +133,7 @@ export type ParsedHtml = Document & { flattened?: true };
 export function parseHtml(html: string): ParsedHtml {
   const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
   const handler = new DepthCappedHandler();
-  new Parser(handler, { ...options, Tokenizer: HtmlTokenizer }).end(html);
+  new DepthCappedParser(handler, { ...options, Tokenizer: HtmlTokenizer }).end(html);
   const document: ParsedHtml = handler.root;
   if (handler.truncated) document.flattened = true;
   closeHeadWithoutBody(document);

@@ -220,6 +220,7 @@ export async function runScrapeDetailed(
   const { content, pageMetadata, links, llmText, warning } = converted;
   const document: Document = { ...content, metadata: { ...pageMetadata, ...metadata } };
   if (rendered) await applyRendered(rendered, document, options, context);
+  if (rendered?.screenshot?.warning) warnings.push(rendered.screenshot.warning);
   if (page.warning) warnings.unshift(page.warning);
   if (warning) warnings.push(warning);
   if (warnings.length > 0) document.warning = warnings.join(' ');
@@ -436,7 +437,7 @@ function buildHeaders(
     'user-agent': options.mobile ? config.mobileUserAgent : config.userAgent,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
     'accept-language': acceptLanguage(options.location?.languages),
-    'accept-encoding': 'gzip, deflate, br',
+    'accept-encoding': 'gzip, deflate, br, zstd',
   };
   if (options.mobile) {
     // Client hints: servers that pick a layout by hint rather than by User-Agent.

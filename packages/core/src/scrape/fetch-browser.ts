@@ -11,6 +11,12 @@ import { blockedHeader, startGuardProxy, type GuardProxy } from '../browser/guar
 import { browserLocaleOf } from '../browser/locale.ts';
 import { firstLine, type BrowserPool } from '../browser/pool.ts';
 import { loadPlaywright } from '../browser/playwright.ts';
+import {
+  containPage,
+  navigationBudget,
+  readPageHtml,
+  type NavigationBudget,
+} from '../browser/page-limits.ts';
 import { BlockedUrlError, FetchError, TimeoutError, TrawlError } from '../errors.ts';
 import type {
   Fetcher,
@@ -95,9 +101,11 @@ export class BrowserFetcher implements Fetcher {
       return await this.pool.withPage(
         contextOptionsOf(request, render, proxy, (await loadPlaywright()).devices[phoneName]),
         async ({ page, context }) => {
-          await routeRequests(context, request, render, blocker);
+          const navigations = navigationBudget(page, request.url);
+          await routeRequests(context, request, render, blocker, navigations);
+          await containPage(context, page);
           return withDeadline(
-            renderPage(page, context, request, render, deadline, proxy),
+            renderPage(page, context, request, render, deadline, proxy, navigations),
             deadline,
             request.url,
             request.timeoutMs,
@@ -165,6 +173,7 @@ async function routeRequests(
   request: FetchRequest,
   render: RenderRequest,
   blocker: RequestBlocker | undefined,
+  navigations: NavigationBudget,
 ): Promise<void> {
   const mediaTypes = new Set(['image', 'media', 'font']);
   // Playwright derives Accept-Language from the locale alone: several languages are sent as the
@@ -176,6 +185,7 @@ async function routeRequests(
     const type = routed.resourceType();
     try {
       const url = new URL(routed.url());
+      if (!navigations.allows(routed)) return await route.abort('blockedbyclient');
       if (render.blockMedia && mediaTypes.has(type)) return await route.abort('blockedbyclient');
       const pageUrl = routed.frame().page().url();
       if (blocker?.blocks(url.href, type, pageUrl === 'about:blank' ? url.href : pageUrl)) {
@@ -197,6 +207,7 @@ async function renderPage(
   render: RenderRequest,
   deadline: number,
   guardProxy: GuardProxy | undefined,
+  navigations: NavigationBudget,
 ): Promise<FetchResponse> {
   const remaining = () => Math.max(1, deadline - Date.now());
   const network = watchNetwork(page);
@@ -205,13 +216,15 @@ async function renderPage(
   try {
     response = await page.goto(request.url.href, { waitUntil: 'load', timeout: remaining() });
   } catch (error) {
-    throw refused?.(true) ?? navigationError(error, request);
+    throw refused?.(true) ?? navigations.exceeded() ?? navigationError(error, request);
   }
-  const blockedAtLoad = refused?.();
+  const blockedAtLoad = refused?.() ?? navigations.exceeded();
   if (blockedAtLoad) throw blockedAtLoad;
   // Pages fetch their content after `load`: give their requests a moment to settle.
   await network.settled(Math.min(settleMs, remaining()));
   if (render.waitForMs > 0) await page.waitForTimeout(Math.min(render.waitForMs, remaining()));
+  const loopedAfterLoad = navigations.exceeded();
+  if (loopedAfterLoad) throw loopedAfterLoad;
 
   const rendered: RenderedPage = {};
   if (render.actions.length > 0)
@@ -234,7 +247,7 @@ async function renderPage(
     body = await response.body();
   } else {
     // The DOM now, serialised: a string, so the charset is UTF-8 whatever the page declared.
-    body = new TextEncoder().encode(await page.content());
+    body = new TextEncoder().encode(await readPageHtml(page, request.url, request.maxBodyBytes));
     headers['content-type'] = 'text/html; charset=utf-8';
   }
   return {
@@ -344,6 +357,12 @@ function navigationError(error: unknown, request: FetchRequest): unknown {
     return new FetchError(
       `TLS failed for ${request.url.host} (${message.replace(/^.*(net::\S+).*$/, '$1')}): set skipTlsVerification to accept its certificate`,
       { code: 'SCRAPE_SSL_ERROR', cause: error },
+    );
+  }
+  if (/interrupted by another navigation/.test(message)) {
+    return new FetchError(
+      `${target} navigated away before it loaded (a script or refresh redirect, perhaps a loop): scrape the page it goes to`,
+      { cause: error, retryable: false },
     );
   }
   if (/Download is starting|ERR_ABORTED/.test(message)) {

@@ -3,16 +3,10 @@
  * hop is counted, checked against the private-address rule and bounded by the same deadline.
  */
 import { lookup as dnsLookup } from 'node:dns';
-import type { Transform } from 'node:stream';
 import { isIP, type LookupFunction } from 'node:net';
-import { promisify } from 'node:util';
-// zstd through the namespace: a named import of it fails to link on a Node.js before 22.15,
-// before internal/node-version.ts can say which Node.js Trawl needs.
-import * as zlib from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
   BlockedUrlError,
-  ContentTooLargeError,
   FetchError,
   TimeoutError,
   TrawlError,
@@ -26,6 +20,7 @@ import {
   type AddressGuardOptions,
 } from '../internal/address-guard.ts';
 import { deadlineOrSignal, startDeadline } from '../internal/deadline.ts';
+import { bytes, decodeContent, tooLarge } from './content-coding.ts';
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -124,9 +119,13 @@ export class HttpFetcher implements Fetcher {
         truncate,
       );
       const headers = flattenHeaders(response.headers);
-      const body = truncate
-        ? await decompressHead(raw, headers['content-encoding'], fetchRequest.maxBodyBytes)
-        : await decompress(raw, headers['content-encoding'], url, fetchRequest.maxBodyBytes);
+      const body = await decodeContent(
+        raw,
+        headers['content-encoding'],
+        url,
+        fetchRequest.maxBodyBytes,
+        truncate,
+      );
       return { url, status: response.statusCode, headers, body, redirects };
     }
   }
@@ -238,76 +237,6 @@ async function readBody(
   return Buffer.concat(chunks, total);
 }
 
-type Inflate = (body: Uint8Array, options: zlib.ZlibOptions) => Promise<Buffer>;
-// The callback forms run in libuv's thread pool: inflating a bomb up to the 20 MiB cap is
-// tens of milliseconds of CPU, which the sync forms spent on the thread that answers requests.
-const inflaters: Record<string, Inflate> = {
-  gzip: promisify(zlib.gunzip),
-  'x-gzip': promisify(zlib.gunzip),
-  deflate: promisify(zlib.inflate),
-  br: promisify(zlib.brotliDecompress),
-  zstd: promisify(zlib.zstdDecompress) as Inflate,
-};
-
-/** Undoes Content-Encoding; the output cap stops a small compressed bomb from filling memory. */
-async function decompress(
-  body: Uint8Array,
-  encoding: string | undefined,
-  url: URL,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const coding = encoding?.trim().toLowerCase();
-  const inflate = coding ? inflaters[coding] : undefined;
-  if (!coding || !inflate || body.length === 0) return body;
-  try {
-    return await inflate(body, { maxOutputLength: maxBytes });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw tooLarge(url, maxBytes, `decodes (${coding}) to more than that`);
-    throw new FetchError(`${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`, {
-      cause: error,
-      retryable: false,
-    });
-  }
-}
-
-const decoders: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(),
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-  zstd: () => zlib.createZstdDecompress(),
-};
-
-/**
- * The first `maxBytes` of a body's decoded form: decoding stops there, and a stream cut short
- * (the raw body was truncated too) or corrupt past what was decoded gives what came before it.
- */
-async function decompressHead(
-  body: Uint8Array,
-  encoding: string | undefined,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const decoder = decoders[encoding?.trim().toLowerCase() ?? ''];
-  if (!decoder || body.length === 0) return body;
-  const stream = decoder();
-  stream.end(body);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      chunks.push(chunk.subarray(0, maxBytes - total));
-      total = Math.min(maxBytes, total + chunk.length);
-      if (total >= maxBytes) break;
-    }
-  } catch {
-    // Keep what decoded before the damage.
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks, total);
-}
-
 /**
  * Stops reading a body that will not be used. Destroying an undici body that has not ended
  * makes it emit 'error' (RequestAbortedError); with no listener that error would end the
@@ -316,26 +245,6 @@ async function decompressHead(
 function discard(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
   body.destroy();
-}
-
-const bytes = (count: number) => `${count.toLocaleString('en-US')} bytes`;
-
-/**
- * A body past the limit: the message names the real size (or how far reading got) and the
- * limit, and `details.setting` the option that sets it, which the CLI and the server name their
- * variable for.
- */
-function tooLarge(url: URL, maxBytes: number, what: string, size?: number): ContentTooLargeError {
-  return new ContentTooLargeError(
-    `The body of ${url.href} is larger than the ${bytes(maxBytes)} limit: it ${what}. Raise maxBodyBytes in the engine config to read it`,
-    {
-      details: {
-        setting: 'maxBodyBytes',
-        limitBytes: maxBytes,
-        ...(size === undefined ? {} : { sizeBytes: size }),
-      },
-    },
-  );
 }
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
