@@ -8,10 +8,21 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { findChromium } from '@trawl/core';
 
 const repository = join(import.meta.dirname, '../..');
 const source = join(repository, 'packages/http/dashboard');
 const built = join(repository, 'packages/http/dist/dashboard/index.html');
+
+/** The machine's Chromium, or undefined (the test then skips, and says why). */
+export const chromiumPath = (() => {
+  try {
+    return findChromium();
+  } catch (error) {
+    console.warn(`Skipping the dashboard's browser test: ${(error as Error).message}`);
+    return undefined;
+  }
+})();
 
 /** Where the test saves its screenshots and the SDK code it copied (git-ignored). */
 export const artifactsDir = join(repository, 'test-results/dashboard');
