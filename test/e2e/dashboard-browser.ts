@@ -46,7 +46,10 @@ export async function buildDashboardIfStale(): Promise<void> {
   await build({ root: source, logLevel: 'warn' });
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeSource = readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 
 /** One axe-core finding, reduced to what a failure message needs. */
 export interface AxeFinding {
@@ -61,9 +64,15 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   // Evaluated over the DevTools protocol, which the page's Content-Security-Policy does not govern.
   await page.evaluate(axeSource);
   const findings = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } }).axe;
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<unknown> } })
+      .axe;
     const result = (await axe.run(document)) as {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: string[] }[];
+      }[];
     };
     return result.violations.map((violation) => ({
       id: violation.id,
@@ -72,7 +81,9 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
       targets: violation.nodes.map((node) => node.target.join(' ')),
     }));
   });
-  return findings.filter((finding) => finding.impact === 'serious' || finding.impact === 'critical');
+  return findings.filter(
+    (finding) => finding.impact === 'serious' || finding.impact === 'critical',
+  );
 }
 
 /** Saves a full-page screenshot of the view as `test-results/dashboard/<name>.png`. */

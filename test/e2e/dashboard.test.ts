@@ -181,7 +181,9 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
 
     const changed = page.getByTestId('check-page').filter({ hasText: 'changed' });
     await changed.waitFor();
-    await expect.poll(() => changed.getByTestId('verdict').textContent()).toContain('meaningful change');
+    await expect
+      .poll(() => changed.getByTestId('verdict').textContent())
+      .toContain('meaningful change');
     expect(await changed.getByTestId('verdict-reason').textContent()).toBe(reason);
     const split = changed.getByTestId('diff-split');
     expect(await split.locator('del').first().textContent()).toContain('$9');
@@ -253,9 +255,12 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
   it('shows a scraped page full of scripts and event handlers without running any of it', async () => {
     await page.getByLabel('URL').fill(`${hostile.url}/script-injection`);
     await page.getByRole('button', { name: 'Scrape' }).click();
-    await page.getByTestId('result-panel').filter({ hasText: 'Plain text stays readable' }).waitFor({
-      timeout: 20_000,
-    });
+    await page
+      .getByTestId('result-panel')
+      .filter({ hasText: 'Plain text stays readable' })
+      .waitFor({
+        timeout: 20_000,
+      });
     for (const view of ['Rendered', 'Markdown', 'HTML', 'Links', 'JSON']) {
       await page.getByRole('button', { name: view, exact: true }).click();
       await page.waitForTimeout(50);

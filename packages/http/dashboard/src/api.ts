@@ -50,7 +50,7 @@ export async function api<T = Record<string, unknown>>(
     credentials: 'omit',
   });
   const text = await response.text();
-  let answer: Record<string, unknown> = {};
+  let answer: Record<string, unknown>;
   try {
     answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   } catch {

@@ -19,7 +19,11 @@ export function BarChart({ title, bars, unit }: { title: string; bars: Bar[]; un
   const barWidth = Math.max(2, Math.min(40, step * 0.7));
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${height + 20}`} role="img" aria-label={`${title}: a bar per day`}>
+      <svg
+        viewBox={`0 0 ${width} ${height + 20}`}
+        role="img"
+        aria-label={`${title}: a bar per day`}
+      >
         {bars.map((bar, index) => {
           const barHeight = Math.round((bar.value / top) * height);
           return (

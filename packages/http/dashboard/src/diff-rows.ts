@@ -60,7 +60,7 @@ export function diffHunks(unified: string): DiffHunk[] {
 function pairRows(lines: DiffLine[], oldStart: number): DiffRow[] {
   const rows: DiffRow[] = [];
   let oldNumber = oldStart;
-  for (let index = 0; index < lines.length; ) {
+  for (let index = 0; index < lines.length;) {
     const line = lines[index]!;
     if (line.kind === 'context') {
       rows.push({ left: { ...line, number: oldNumber++ }, right: line });

@@ -8,7 +8,15 @@ import { changedWords, diffHunks, type DiffLine } from './diff-rows.ts';
 
 const sign = { context: ' ', removed: '−', added: '+' } as const;
 
-function Words({ line, other, side }: { line: DiffLine; other?: DiffLine; side: 'left' | 'right' }) {
+function Words({
+  line,
+  other,
+  side,
+}: {
+  line: DiffLine;
+  other?: DiffLine;
+  side: 'left' | 'right';
+}) {
   if (!other || line.kind === 'context') return <>{line.text}</>;
   return (
     <>
@@ -25,7 +33,15 @@ function Words({ line, other, side }: { line: DiffLine; other?: DiffLine; side: 
   );
 }
 
-function Cell({ line, other, side }: { line?: DiffLine; other?: DiffLine; side: 'left' | 'right' }) {
+function Cell({
+  line,
+  other,
+  side,
+}: {
+  line?: DiffLine;
+  other?: DiffLine;
+  side: 'left' | 'right';
+}) {
   if (!line) return <td class="diff-empty" colSpan={2} />;
   const Tag = line.kind === 'removed' ? 'del' : line.kind === 'added' ? 'ins' : 'span';
   return (
@@ -47,7 +63,12 @@ function Cell({ line, other, side }: { line?: DiffLine; other?: DiffLine; side: 
 export function DiffView({ text }: { text: string }) {
   const [mode, setMode] = useState<'split' | 'inline'>('split');
   const hunks = diffHunks(text);
-  if (hunks.length === 0) return <pre class="raw" tabIndex={0}>{text}</pre>;
+  if (hunks.length === 0)
+    return (
+      <pre class="raw" tabIndex={0}>
+        {text}
+      </pre>
+    );
   return (
     <div class="diff">
       <div class="tabs" role="group" aria-label="Diff layout">
@@ -63,6 +84,12 @@ export function DiffView({ text }: { text: string }) {
           <div class="hunk-header">{hunk.header}</div>
           {mode === 'split' ? (
             <table class="diff-split" data-testid="diff-split">
+              <colgroup>
+                <col class="number" />
+                <col />
+                <col class="number" />
+                <col />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col" colSpan={2}>
@@ -92,6 +119,10 @@ export function DiffView({ text }: { text: string }) {
             </table>
           ) : (
             <table class="diff-inline" data-testid="diff-inline">
+              <colgroup>
+                <col class="number" />
+                <col />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col">Line</th>

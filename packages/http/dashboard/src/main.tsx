@@ -13,7 +13,8 @@ import { href, useRoute } from './router.ts';
 import { SignIn } from './sign-in.tsx';
 import { UsageView } from './usage-view.tsx';
 
-type Session = { state: 'checking' } | { state: 'out'; error?: string } | { state: 'in'; keyless: boolean };
+type Session =
+  { state: 'checking' } | { state: 'out'; error?: string } | { state: 'in'; keyless: boolean };
 
 /** Whether `key` (or no key) opens this server's API. */
 async function opens(key: string | undefined): Promise<boolean> {
@@ -80,7 +81,10 @@ function App() {
               </a>
             ))}
             {session.keyless ? (
-              <span class="keyless" title="This server has no API keys and listens on loopback only">
+              <span
+                class="keyless"
+                title="This server has no API keys and listens on loopback only"
+              >
                 keyless
               </span>
             ) : (
@@ -94,7 +98,9 @@ function App() {
       <main id="main" tabIndex={-1}>
         {session.state === 'checking' && <p aria-live="polite">Connecting…</p>}
         {session.state === 'out' && <SignIn onSignIn={signIn} error={session.error} />}
-        {session.state === 'in' && section === 'monitors' && <MonitorsView route={route.slice(1)} />}
+        {session.state === 'in' && section === 'monitors' && (
+          <MonitorsView route={route.slice(1)} />
+        )}
         {session.state === 'in' && section === 'playground' && <PlaygroundView />}
         {session.state === 'in' && section === 'jobs' && <JobsView route={route.slice(1)} />}
         {session.state === 'in' && section === 'usage' && <UsageView />}

@@ -77,7 +77,12 @@ export interface Judgment {
   meaningful: boolean;
   confidence: 'high' | 'medium' | 'low';
   reason: string;
-  meaningfulChanges: { type: string; before: string | null; after: string | null; reason: string }[];
+  meaningfulChanges: {
+    type: string;
+    before: string | null;
+    after: string | null;
+    reason: string;
+  }[];
   method?: 'llm' | 'keywords';
 }
 

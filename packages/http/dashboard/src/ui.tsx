@@ -96,7 +96,12 @@ export function Tabs({
   return (
     <div class="tabs" role="group" aria-label={label}>
       {tabs.map((tab) => (
-        <button key={tab} type="button" aria-pressed={tab === selected} onClick={() => onSelect(tab)}>
+        <button
+          key={tab}
+          type="button"
+          aria-pressed={tab === selected}
+          onClick={() => onSelect(tab)}
+        >
           {tab}
         </button>
       ))}

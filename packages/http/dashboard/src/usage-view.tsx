@@ -31,7 +31,12 @@ async function loadUsage() {
     api<{ periods: Period[] }>('GET', '/v2/team/token-usage/historical'),
     api<QueueStatus>('GET', '/v2/team/queue-status'),
   ]);
-  return { credits: credits.data, creditDays: creditDays.periods, tokenDays: tokenDays.periods, queue };
+  return {
+    credits: credits.data,
+    creditDays: creditDays.periods,
+    tokenDays: tokenDays.periods,
+    queue,
+  };
 }
 
 const day = (period: Period) => period.startDate.slice(0, 10);
@@ -63,13 +68,19 @@ export function UsageView() {
           <BarChart
             title="Credits used per day (UTC)"
             unit="credits"
-            bars={value.creditDays.map((period) => ({ label: day(period), value: period.creditsUsed ?? 0 }))}
+            bars={value.creditDays.map((period) => ({
+              label: day(period),
+              value: period.creditsUsed ?? 0,
+            }))}
           />
           <h2>LLM tokens per day</h2>
           <BarChart
             title="LLM tokens used per day (UTC)"
             unit="tokens"
-            bars={value.tokenDays.map((period) => ({ label: day(period), value: period.tokensUsed ?? 0 }))}
+            bars={value.tokenDays.map((period) => ({
+              label: day(period),
+              value: period.tokensUsed ?? 0,
+            }))}
           />
         </>
       )}

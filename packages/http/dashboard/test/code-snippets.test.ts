@@ -36,7 +36,7 @@ describe('snippets', () => {
 
   it('points the JS SDK at this server and reads the key from FIRECRAWL_API_KEY', () => {
     expect(code.JavaScript).toContain(
-      "new Firecrawl({ apiUrl: \"http://127.0.0.1:3002\", apiKey: process.env.FIRECRAWL_API_KEY })",
+      'new Firecrawl({ apiUrl: "http://127.0.0.1:3002", apiKey: process.env.FIRECRAWL_API_KEY })',
     );
     expect(code.JavaScript).toContain('"onlyMainContent": false');
   });

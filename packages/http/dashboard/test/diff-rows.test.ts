@@ -6,12 +6,27 @@ import { createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { changedWords, diffHunks } from '../src/diff-rows.ts';
 
-const before = ['# Pricing', '', 'Basic plan: $9 per month', 'Pro plan: $29 per month', 'Contact us'].join('\n');
-const after = ['# Pricing', '', 'Basic plan: $12 per month', 'Pro plan: $29 per month', 'Team plan: $99', 'Contact us'].join('\n');
+const before = [
+  '# Pricing',
+  '',
+  'Basic plan: $9 per month',
+  'Pro plan: $29 per month',
+  'Contact us',
+].join('\n');
+const after = [
+  '# Pricing',
+  '',
+  'Basic plan: $12 per month',
+  'Pro plan: $29 per month',
+  'Team plan: $99',
+  'Contact us',
+].join('\n');
 
 describe('diffHunks', () => {
   it('pairs a replaced line with its replacement and leaves an added line facing nothing', () => {
-    const [hunk, ...more] = diffHunks(createTwoFilesPatch('a/p', 'b/p', `${before}\n`, `${after}\n`));
+    const [hunk, ...more] = diffHunks(
+      createTwoFilesPatch('a/p', 'b/p', `${before}\n`, `${after}\n`),
+    );
     expect(more).toEqual([]);
     expect(hunk?.header).toBe('@@ -1,5 +1,6 @@');
     const changedRows = hunk?.rows.filter((row) => row.left?.kind !== 'context') ?? [];
@@ -37,7 +52,9 @@ describe('diffHunks', () => {
   });
 
   it('has no hunk for a diff that gave up (the text is shown as it is)', () => {
-    expect(diffHunks('--- a/p\n+++ b/p\n(the page changed too much to diff within 2000 ms)\n')).toEqual([]);
+    expect(
+      diffHunks('--- a/p\n+++ b/p\n(the page changed too much to diff within 2000 ms)\n'),
+    ).toEqual([]);
   });
 
   it('marks the words that changed on each side', () => {

@@ -34,7 +34,9 @@ describe('renderMarkdown', () => {
         '<form action="https://evil.example"><input name="key"></form>',
       ].join('\n'),
     );
-    expect(html).not.toMatch(/onerror|onload|onclick|<script|javascript:|style=|<iframe|<form|<input/i);
+    expect(html).not.toMatch(
+      /onerror|onload|onclick|<script|javascript:|style=|<iframe|<form|<input/i,
+    );
     expect(html).toContain('Before');
     expect(html).toContain('overlay');
     expect(html).toContain('raw link');

@@ -35,7 +35,10 @@ function StartCrawl() {
     event.preventDefault();
     setError(undefined);
     try {
-      const includePaths = include.split(',').map((path) => path.trim()).filter(Boolean);
+      const includePaths = include
+        .split(',')
+        .map((path) => path.trim())
+        .filter(Boolean);
       const answer = await api<{ id: string }>('POST', '/v2/crawl', {
         url,
         limit,
@@ -52,13 +55,35 @@ function StartCrawl() {
     <form class="form" onSubmit={(event) => void submit(event)} aria-labelledby="start-crawl">
       <h2 id="start-crawl">Start a crawl</h2>
       <label for="crawl-url">Start URL</label>
-      <input id="crawl-url" type="url" required value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
+      <input
+        id="crawl-url"
+        type="url"
+        required
+        value={url}
+        onInput={(event) => setUrl(event.currentTarget.value)}
+      />
       <label for="crawl-limit">Most pages</label>
-      <input id="crawl-limit" type="number" min={1} value={limit} onInput={(event) => setLimit(Number(event.currentTarget.value))} />
+      <input
+        id="crawl-limit"
+        type="number"
+        min={1}
+        value={limit}
+        onInput={(event) => setLimit(Number(event.currentTarget.value))}
+      />
       <label for="crawl-depth">Most link depth (optional)</label>
-      <input id="crawl-depth" type="number" min={0} value={depth} onInput={(event) => setDepth(event.currentTarget.value)} />
+      <input
+        id="crawl-depth"
+        type="number"
+        min={0}
+        value={depth}
+        onInput={(event) => setDepth(event.currentTarget.value)}
+      />
       <label for="crawl-include">Only paths matching (regular expressions, comma-separated)</label>
-      <input id="crawl-include" value={include} onInput={(event) => setInclude(event.currentTarget.value)} />
+      <input
+        id="crawl-include"
+        value={include}
+        onInput={(event) => setInclude(event.currentTarget.value)}
+      />
       <div class="actions">
         <button type="submit">Start crawl</button>
       </div>
@@ -69,7 +94,10 @@ function StartCrawl() {
 
 function JobList() {
   const active = useLoad(
-    () => api<{ crawls: { id: string; url: string }[] }>('GET', '/v2/crawl/active').then((answer) => answer.crawls),
+    () =>
+      api<{ crawls: { id: string; url: string }[] }>('GET', '/v2/crawl/active').then(
+        (answer) => answer.crawls,
+      ),
     [],
     3000,
   );
@@ -98,10 +126,22 @@ function JobList() {
           </li>
         ))}
       </ul>
-      <form class="form inline-form" onSubmit={(event) => { event.preventDefault(); if (open.trim()) go('jobs', 'crawl', open.trim()); }}>
+      <form
+        class="form inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (open.trim()) go('jobs', 'crawl', open.trim());
+        }}
+      >
         <label for="open-crawl">Open a crawl by id</label>
-        <input id="open-crawl" value={open} onInput={(event) => setOpen(event.currentTarget.value)} />
-        <button type="submit" class="secondary">Open</button>
+        <input
+          id="open-crawl"
+          value={open}
+          onInput={(event) => setOpen(event.currentTarget.value)}
+        />
+        <button type="submit" class="secondary">
+          Open
+        </button>
       </form>
     </section>
   );

@@ -17,11 +17,14 @@ type State = (typeof states)[number];
 function PageItem({ page }: { page: CheckPage }) {
   const interesting = page.status === 'changed' || page.status === 'new';
   return (
-    <li class={`page state-${page.status}`} data-testid="check-page">
+    <li class={`page page-${page.status}`} data-testid="check-page">
       <details open={page.status === 'changed'}>
         <summary>
           <span class={`badge state-${page.status}`}>{page.status}</span>{' '}
-          <span class="url">{page.metadata?.title ? `${page.metadata.title} — ` : ''}{page.url}</span>
+          <span class="url">
+            {page.metadata?.title ? `${page.metadata.title} — ` : ''}
+            {page.url}
+          </span>
           {page.judgment && (
             <span class={`badge verdict-${page.judgment.meaningful ? 'yes' : 'no'}`}>
               {page.judgment.meaningful ? 'meaningful' : 'not meaningful'}
@@ -32,8 +35,11 @@ function PageItem({ page }: { page: CheckPage }) {
         {page.statusCode !== null && <p class="muted">HTTP {page.statusCode}</p>}
         {page.judgment && <Verdict judgment={page.judgment} />}
         {interesting && page.diff?.text && <DiffView text={page.diff.text} />}
-        {page.diff?.json !== undefined && (
-          <pre class="raw" tabIndex={0}>{JSON.stringify(page.diff.json, null, 2)}</pre>
+        {/* A JSON monitor's field changes; a text diff's own parsed form says nothing more. */}
+        {page.diff?.json !== undefined && !page.diff.text && (
+          <pre class="raw" tabIndex={0}>
+            {JSON.stringify(page.diff.json, null, 2)}
+          </pre>
         )}
       </details>
     </li>
@@ -69,15 +75,15 @@ export function CheckView({ monitorId, checkId }: { monitorId: string; checkId: 
   return (
     <section>
       <p class="crumbs">
-        <a href={href('monitors')}>Monitors</a> ›{' '}
-        <a href={href('monitors', monitorId)}>Monitor</a> ›
+        <a href={href('monitors')}>Monitors</a> › <a href={href('monitors', monitorId)}>Monitor</a>{' '}
+        ›
       </p>
       <h1>
         Check of <Time at={detail.startedAt ?? detail.createdAt} />
       </h1>
       <p>
-        <span class={`badge check-status-${detail.status}`}>{detail.status}</span>{' '}
-        {detail.trigger} · <Summary summary={detail.summary} />
+        <span class={`badge check-status-${detail.status}`}>{detail.status}</span> {detail.trigger}{' '}
+        · <Summary summary={detail.summary} />
         {detail.actualCredits !== null && ` · ${detail.actualCredits} credits`}
       </p>
       {detail.warning && <p class="warning">{detail.warning}</p>}

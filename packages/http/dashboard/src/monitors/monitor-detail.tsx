@@ -120,7 +120,11 @@ export function MonitorDetail({ id }: { id: string }) {
           {value.goal ?? '—'} {value.goal && (value.judgeEnabled ? '(judged)' : '(not judged)')}
         </dd>
         <dt>Webhook</dt>
-        <dd>{value.webhook ? `${value.webhook.url} (${(value.webhook.events ?? []).join(', ')})` : '—'}</dd>
+        <dd>
+          {value.webhook
+            ? `${value.webhook.url} (${(value.webhook.events ?? []).join(', ')})`
+            : '—'}
+        </dd>
         <dt>E-mail</dt>
         <dd>{email?.enabled ? email.recipients.join(', ') : 'off'}</dd>
         <dt>Credits a month</dt>

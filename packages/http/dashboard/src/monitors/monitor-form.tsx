@@ -81,14 +81,15 @@ const lines = (text: string) =>
 
 /** A target as the API takes it; what the form does not show of an existing one is kept. */
 function targetOf(draft: TargetDraft): Target {
-  const kept = { ...(draft.original ?? {}) } as Record<string, unknown>;
-  if (draft.original && draft.original.type !== draft.type) for (const key in kept) delete kept[key];
-  if (draft.type === 'scrape') return { ...kept, type: 'scrape', urls: lines(draft.urls) } as Target;
+  // A target whose type changed keeps nothing of what it was.
+  const kept: Record<string, unknown> =
+    draft.original?.type === draft.type ? { ...draft.original } : {};
+  if (draft.type === 'scrape') return { ...kept, type: 'scrape', urls: lines(draft.urls) };
   if (draft.type === 'crawl') {
-    const crawlOptions = { ...((kept['crawlOptions'] as object | undefined) ?? {}), limit: draft.limit };
-    return { ...kept, type: 'crawl', url: draft.urls.trim(), crawlOptions } as Target;
+    const crawlOptions = { ...(kept['crawlOptions'] ?? {}), limit: draft.limit };
+    return { ...kept, type: 'crawl', url: draft.urls.trim(), crawlOptions };
   }
-  return { ...kept, type: 'search', queries: lines(draft.urls) } as Target;
+  return { ...kept, type: 'search', queries: lines(draft.urls) };
 }
 
 function bodyOf(draft: Draft) {
@@ -178,8 +179,8 @@ export function MonitorForm({ id }: { id?: string }) {
             onInput={(event) => set('schedule', event.currentTarget.value)}
           />
           <p id="schedule-help" class="help">
-            Plain language (“every 15 minutes”, “every weekday at 8:15”, “daily at 9am”) or a
-            cron expression; the server turns it into the cron shown on the monitor.
+            Plain language (“every 15 minutes”, “every weekday at 8:15”, “daily at 9am”) or a cron
+            expression; the server turns it into the cron shown on the monitor.
             {cron && (
               <>
                 {' '}

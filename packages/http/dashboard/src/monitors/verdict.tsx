@@ -7,7 +7,11 @@ export function Verdict({ judgment }: { judgment: Judgment }) {
       <p>
         <strong>Verdict: {judgment.meaningful ? 'meaningful change' : 'not meaningful'}</strong>{' '}
         <span class="muted">
-          ({judgment.confidence} confidence{judgment.method ? `, judged by ${judgment.method === 'llm' ? 'the model' : 'keywords'}` : ''})
+          ({judgment.confidence} confidence
+          {judgment.method
+            ? `, judged by ${judgment.method === 'llm' ? 'the model' : 'keywords'}`
+            : ''}
+          )
         </span>
       </p>
       <p data-testid="verdict-reason">{judgment.reason}</p>

@@ -8,7 +8,12 @@ import { api, apiUrl, messageOf, storedKey } from '../api.ts';
 import type { ScrapedDocument } from '../types.ts';
 import { ErrorNote, Markdown, Tabs } from '../ui.tsx';
 import { snippets, type RequestOptions } from './code-snippets.ts';
-import { ScrapeOptionsFields, optionsOf, defaultDraft, type OptionsDraft } from './scrape-options.tsx';
+import {
+  ScrapeOptionsFields,
+  optionsOf,
+  defaultDraft,
+  type OptionsDraft,
+} from './scrape-options.tsx';
 
 const views = ['Rendered', 'Markdown', 'HTML', 'Links', 'JSON', 'Screenshot'] as const;
 type View = (typeof views)[number];
@@ -18,10 +23,18 @@ function Result({ document, view }: { document: ScrapedDocument; view: View }) {
     case 'Rendered':
       return <Markdown text={document.markdown ?? ''} />;
     case 'Markdown':
-      return <pre class="raw" tabIndex={0} data-testid="raw-markdown">{document.markdown ?? ''}</pre>;
+      return (
+        <pre class="raw" tabIndex={0} data-testid="raw-markdown">
+          {document.markdown ?? ''}
+        </pre>
+      );
     case 'HTML':
       // Shown as text: scraped HTML is never put into the page as markup.
-      return <pre class="raw" tabIndex={0}>{document.html ?? document.rawHtml ?? 'Ask for the html format.'}</pre>;
+      return (
+        <pre class="raw" tabIndex={0}>
+          {document.html ?? document.rawHtml ?? 'Ask for the html format.'}
+        </pre>
+      );
     case 'Links':
       return (
         <ul class="links">
@@ -39,10 +52,18 @@ function Result({ document, view }: { document: ScrapedDocument; view: View }) {
         </ul>
       );
     case 'JSON':
-      return <pre class="raw" tabIndex={0}>{JSON.stringify(document, null, 2)}</pre>;
+      return (
+        <pre class="raw" tabIndex={0}>
+          {JSON.stringify(document, null, 2)}
+        </pre>
+      );
     case 'Screenshot':
       return document.screenshot ? (
-        <img class="screenshot" src={document.screenshot} alt={`Screenshot of ${document.metadata?.sourceURL ?? 'the page'}`} />
+        <img
+          class="screenshot"
+          src={document.screenshot}
+          alt={`Screenshot of ${document.metadata?.sourceURL ?? 'the page'}`}
+        />
       ) : (
         <p>Ask for the screenshot format.</p>
       );
@@ -64,8 +85,15 @@ function CopyAs({ url, options }: { url: string; options: RequestOptions }) {
   return (
     <section aria-labelledby="copy-as">
       <h2 id="copy-as">Copy as</h2>
-      <Tabs label="Language" tabs={Object.keys(all)} selected={language} onSelect={(tab) => setLanguage(tab as keyof typeof all)} />
-      <pre class="raw code" tabIndex={0} data-testid="snippet">{all[language]}</pre>
+      <Tabs
+        label="Language"
+        tabs={Object.keys(all)}
+        selected={language}
+        onSelect={(tab) => setLanguage(tab as keyof typeof all)}
+      />
+      <pre class="raw code" tabIndex={0} data-testid="snippet">
+        {all[language]}
+      </pre>
       <button type="button" onClick={() => void copy()}>
         Copy {language}
       </button>{' '}
@@ -77,7 +105,11 @@ function CopyAs({ url, options }: { url: string; options: RequestOptions }) {
 export function PlaygroundView() {
   const [url, setUrl] = useState('');
   const [draft, setDraft] = useState<OptionsDraft>(defaultDraft);
-  const [result, setResult] = useState<{ document: ScrapedDocument; options: RequestOptions; url: string }>();
+  const [result, setResult] = useState<{
+    document: ScrapedDocument;
+    options: RequestOptions;
+    url: string;
+  }>();
   const [view, setView] = useState<View>('Rendered');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -88,7 +120,10 @@ export function PlaygroundView() {
     setBusy(true);
     try {
       const options = optionsOf(draft);
-      const answer = await api<{ data: ScrapedDocument }>('POST', '/v2/scrape', { url, ...options });
+      const answer = await api<{ data: ScrapedDocument }>('POST', '/v2/scrape', {
+        url,
+        ...options,
+      });
       setResult({ document: answer.data, options, url });
     } catch (failure) {
       setError(messageOf(failure));
@@ -121,7 +156,12 @@ export function PlaygroundView() {
       {result && (
         <section aria-labelledby="result" class="result">
           <h2 id="result">Result</h2>
-          <Tabs label="Result as" tabs={[...views]} selected={view} onSelect={(tab) => setView(tab as View)} />
+          <Tabs
+            label="Result as"
+            tabs={[...views]}
+            selected={view}
+            onSelect={(tab) => setView(tab as View)}
+          />
           <div class="panel" data-testid="result-panel">
             <Result document={result.document} view={view} />
           </div>

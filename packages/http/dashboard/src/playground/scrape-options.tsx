@@ -102,21 +102,55 @@ export function ScrapeOptionsFields({
           Main content only
         </label>
         <label for="include-tags">Include tags (CSS selectors, comma-separated)</label>
-        <input id="include-tags" value={draft.includeTags} onInput={(event) => set('includeTags', event.currentTarget.value)} />
+        <input
+          id="include-tags"
+          value={draft.includeTags}
+          onInput={(event) => set('includeTags', event.currentTarget.value)}
+        />
         <label for="exclude-tags">Exclude tags</label>
-        <input id="exclude-tags" value={draft.excludeTags} onInput={(event) => set('excludeTags', event.currentTarget.value)} />
+        <input
+          id="exclude-tags"
+          value={draft.excludeTags}
+          onInput={(event) => set('excludeTags', event.currentTarget.value)}
+        />
         <label for="wait-for">Wait before reading (ms)</label>
-        <input id="wait-for" type="number" min={0} value={draft.waitFor} onInput={(event) => set('waitFor', Number(event.currentTarget.value))} />
+        <input
+          id="wait-for"
+          type="number"
+          min={0}
+          value={draft.waitFor}
+          onInput={(event) => set('waitFor', Number(event.currentTarget.value))}
+        />
         <label class="check">
-          <input type="checkbox" checked={draft.mobile} onChange={(event) => set('mobile', event.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={draft.mobile}
+            onChange={(event) => set('mobile', event.currentTarget.checked)}
+          />
           Mobile
         </label>
         <label for="country">Location: country (two letters)</label>
-        <input id="country" maxLength={2} value={draft.country} onInput={(event) => set('country', event.currentTarget.value)} />
+        <input
+          id="country"
+          maxLength={2}
+          value={draft.country}
+          onInput={(event) => set('country', event.currentTarget.value)}
+        />
         <label for="languages">Location: languages (comma-separated)</label>
-        <input id="languages" value={draft.languages} onInput={(event) => set('languages', event.currentTarget.value)} />
-        <label for="actions">Actions (JSON array, e.g. [{'{"type":"wait","milliseconds":500}'}])</label>
-        <textarea id="actions" rows={3} value={draft.actions} onInput={(event) => set('actions', event.currentTarget.value)} />
+        <input
+          id="languages"
+          value={draft.languages}
+          onInput={(event) => set('languages', event.currentTarget.value)}
+        />
+        <label for="actions">
+          Actions (JSON array, e.g. [{'{"type":"wait","milliseconds":500}'}])
+        </label>
+        <textarea
+          id="actions"
+          rows={3}
+          value={draft.actions}
+          onInput={(event) => set('actions', event.currentTarget.value)}
+        />
       </details>
     </>
   );
