@@ -51,6 +51,9 @@ const recorded = () =>
     };
   });
 
+/** A poll of the page, bounded at 15 s (expect.poll's own second is short on a busy machine). */
+const eventually = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
 /** Checks the view with axe-core and saves its screenshot. */
 async function checkView(name: string) {
   await saveScreenshot(page, name);
@@ -125,7 +128,7 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
 
     await page.getByLabel('API key').fill('fc-not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not a key');
+    await eventually(() => page.getByRole('alert').textContent()).toContain('not a key');
 
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -145,7 +148,7 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     await checkView('monitor-form');
     await page.getByRole('button', { name: 'Create monitor' }).click();
     // The plain-language schedule comes back as its cron.
-    await expect.poll(() => page.getByTestId('cron').textContent()).toBe('0 9 * * *');
+    await eventually(() => page.getByTestId('cron').textContent()).toBe('0 9 * * *');
 
     const checks = page.locator('ol.timeline li');
     const runCheck = async (count: number) => {
@@ -169,7 +172,7 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
         .toMatch(/completed/);
     };
     await runCheck(1);
-    await expect.poll(() => checks.first().textContent()).toContain('1 new');
+    await eventually(() => checks.first().textContent()).toContain('1 new');
 
     site.set('/pricing', {
       title: 'Pricing',
@@ -181,9 +184,9 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
 
     const changed = page.getByTestId('check-page').filter({ hasText: 'changed' });
     await changed.waitFor();
-    await expect
-      .poll(() => changed.getByTestId('verdict').textContent())
-      .toContain('meaningful change');
+    await eventually(() => changed.getByTestId('verdict').textContent()).toContain(
+      'meaningful change',
+    );
     expect(await changed.getByTestId('verdict-reason').textContent()).toBe(reason);
     const split = changed.getByTestId('diff-split');
     expect(await split.locator('del').first().textContent()).toContain('$9');
@@ -197,6 +200,15 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     expect(await inline.locator('ins').allTextContents()).toEqual([
       expect.stringContaining('Basic plan: $12 per month'),
     ]);
+
+    // Readable on a 360 px phone: nothing wider than the screen.
+    await page.setViewportSize({ width: 360, height: 800 });
+    await changed.getByRole('button', { name: 'Side by side' }).click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      360,
+    );
+    await checkView('check-diff-360');
+    await page.setViewportSize({ width: 1100, height: 900 });
   });
 
   it('watches a crawl to its end and opens one of its documents', async () => {
@@ -219,10 +231,10 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     });
     const { data } = (await status.json()) as { data: unknown[] };
     expect(data.length).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => page.locator('ol.documents li').count()).toBe(data.length);
+    await eventually(() => page.locator('ol.documents li').count()).toBe(data.length);
     await page.locator('ol.documents li button').first().click();
     const document = page.getByTestId('document');
-    await expect.poll(() => document.locator('.markdown').textContent()).not.toBe('');
+    await eventually(() => document.locator('.markdown').textContent()).not.toBe('');
     await checkView('crawl');
   });
 
@@ -280,13 +292,26 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     // Two checks, a crawl of several pages, and three scrapes at least.
     expect(data.creditsUsed).toBeGreaterThanOrEqual(6);
     await page.getByRole('link', { name: 'Usage' }).click();
-    await expect
-      .poll(() => page.getByTestId('credits-used').textContent())
-      .toBe(String(data.creditsUsed));
+    await eventually(() => page.getByTestId('credits-used').textContent()).toBe(
+      String(data.creditsUsed),
+    );
     expect(await page.locator('.chart rect.bar').count()).toBeGreaterThan(0);
     await checkView('usage');
     await page.getByRole('link', { name: 'Monitors' }).click();
     await page.getByRole('cell', { name: 'Prices' }).waitFor();
     await checkView('monitors');
+  });
+
+  it('pauses, resumes and deletes a monitor from its page', async () => {
+    await page.getByRole('link', { name: 'Prices' }).click();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Resume' }).waitFor();
+    await eventually(() => page.locator('h1 + .badge').textContent()).toBe('paused');
+    expect(await page.getByRole('button', { name: 'Run now' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await eventually(() => page.locator('h1 + .badge').textContent()).toBe('active');
+    // The confirm() dialog is accepted by the page's dialog handler.
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No monitor yet.').waitFor();
   });
 });

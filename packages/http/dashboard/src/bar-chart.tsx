@@ -13,7 +13,7 @@ const width = 600;
 const height = 160;
 
 export function BarChart({ title, bars, unit }: { title: string; bars: Bar[]; unit: string }) {
-  if (bars.length === 0) return <p>No {unit} used yet.</p>;
+  if (bars.every((bar) => bar.value === 0)) return <p>No {unit} used in these days.</p>;
   const top = Math.max(1, ...bars.map((bar) => bar.value));
   const step = width / bars.length;
   const barWidth = Math.max(2, Math.min(40, step * 0.7));

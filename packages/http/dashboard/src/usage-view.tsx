@@ -1,6 +1,6 @@
 /** Usage: credits left and used, credits and LLM tokens per day, and the team's queue. */
 import { api } from './api.ts';
-import { BarChart } from './bar-chart.tsx';
+import { BarChart, type Bar } from './bar-chart.tsx';
 import { ErrorNote, Loading, useLoad } from './ui.tsx';
 
 interface CreditUsage {
@@ -41,6 +41,26 @@ async function loadUsage() {
 
 const day = (period: Period) => period.startDate.slice(0, 10);
 
+/** Days shown in the charts: the last two weeks, so a quiet day shows as a gap, not nothing. */
+const shownDays = 14;
+
+/** One bar per UTC day of the last two weeks (and any older day that has usage). */
+function perDay(periods: Period[], value: (period: Period) => number | undefined): Bar[] {
+  const byDay = new Map(periods.map((period) => [day(period), value(period) ?? 0]));
+  const today = Date.UTC(
+    new Date().getUTCFullYear(),
+    new Date().getUTCMonth(),
+    new Date().getUTCDate(),
+  );
+  for (let back = shownDays - 1; back >= 0; back--) {
+    const label = new Date(today - back * 86_400_000).toISOString().slice(0, 10);
+    if (!byDay.has(label)) byDay.set(label, 0);
+  }
+  return [...byDay]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, amount]) => ({ label, value: amount }));
+}
+
 export function UsageView() {
   const usage = useLoad(loadUsage, [], 10_000);
   const value = usage.value;
@@ -68,19 +88,13 @@ export function UsageView() {
           <BarChart
             title="Credits used per day (UTC)"
             unit="credits"
-            bars={value.creditDays.map((period) => ({
-              label: day(period),
-              value: period.creditsUsed ?? 0,
-            }))}
+            bars={perDay(value.creditDays, (period) => period.creditsUsed)}
           />
           <h2>LLM tokens per day</h2>
           <BarChart
             title="LLM tokens used per day (UTC)"
             unit="tokens"
-            bars={value.tokenDays.map((period) => ({
-              label: day(period),
-              value: period.tokensUsed ?? 0,
-            }))}
+            bars={perDay(value.tokenDays, (period) => period.tokensUsed)}
           />
         </>
       )}
