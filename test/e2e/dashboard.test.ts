@@ -264,6 +264,36 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     expect(stdout.trim()).toBe(markdown.trim());
   });
 
+  it('maps a site, searches the built-in index and parses an uploaded file in the playground', async () => {
+    await page.getByRole('link', { name: 'Map', exact: true }).click();
+    await page.getByLabel('Site URL').fill(`${fixture}/docs/`);
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    await eventually(() => page.getByTestId('listed').textContent()).toContain(
+      '/docs/install.html',
+    );
+    await checkView('playground-map');
+
+    // The pages scraped so far are in the built-in index.
+    await page.getByRole('link', { name: 'Search', exact: true }).click();
+    await page.getByLabel('Query').fill('Installation');
+    await page.getByLabel('Where').selectOption('local');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await eventually(() => page.getByTestId('listed').textContent()).toContain('install.html');
+
+    await page.getByRole('link', { name: 'Parse', exact: true }).click();
+    await page.getByLabel(/^File/).setInputFiles({
+      name: 'notes.html',
+      mimeType: 'text/html',
+      buffer: Buffer.from(
+        '<html><body><main><h1>Meeting notes</h1><p>Ship on Friday.</p></main></body></html>',
+      ),
+    });
+    await page.getByRole('button', { name: 'Parse', exact: true }).click();
+    await eventually(() => page.locator('.markdown').textContent()).toContain('Ship on Friday.');
+    await checkView('playground-parse');
+    await page.getByRole('link', { name: 'Scrape', exact: true }).click();
+  });
+
   it('shows a scraped page full of scripts and event handlers without running any of it', async () => {
     await page.getByLabel('URL').fill(`${hostile.url}/script-injection`);
     await page.getByRole('button', { name: 'Scrape' }).click();

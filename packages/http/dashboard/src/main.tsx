@@ -101,7 +101,9 @@ function App() {
         {session.state === 'in' && section === 'monitors' && (
           <MonitorsView route={route.slice(1)} />
         )}
-        {session.state === 'in' && section === 'playground' && <PlaygroundView />}
+        {session.state === 'in' && section === 'playground' && (
+          <PlaygroundView route={route.slice(1)} />
+        )}
         {session.state === 'in' && section === 'jobs' && <JobsView route={route.slice(1)} />}
         {session.state === 'in' && section === 'usage' && <UsageView />}
       </main>

@@ -25,7 +25,11 @@ const hasPython = (() => {
 })();
 
 describe('snippets', () => {
-  const code = snippets('http://127.0.0.1:3002', "https://example.com/o'clock", options, false);
+  const code = snippets(
+    'http://127.0.0.1:3002',
+    { endpoint: 'scrape', target: "https://example.com/o'clock", options },
+    false,
+  );
 
   it('quotes the body for the shell, single quotes included', () => {
     expect(code.curl).toContain("'http://127.0.0.1:3002/v2/scrape'");
@@ -47,6 +51,24 @@ describe('snippets', () => {
     expect(code.Python).toContain('"milliseconds": 500');
   });
 
+  it('calls map and search with their own field and prints what they return', () => {
+    const search = snippets(
+      'http://127.0.0.1:3002',
+      { endpoint: 'search', target: 'pricing', options: { limit: 3 } },
+      false,
+    );
+    expect(search.curl).toContain('"query": "pricing"');
+    expect(search.JavaScript).toContain('await firecrawl.search("pricing", {');
+    expect(search.Python).toContain('print(result.web)');
+    const map = snippets(
+      'http://127.0.0.1:3002',
+      { endpoint: 'map', target: 'https://example.com', options: {} },
+      true,
+    );
+    expect(map.curl).toContain("'http://127.0.0.1:3002/v2/map'");
+    expect(map.JavaScript).toContain('console.log(JSON.stringify(result.links, null, 2));');
+  });
+
   it.skipIf(!hasPython)('writes Python that parses', () => {
     execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], {
       input: code.Python,
@@ -54,7 +76,11 @@ describe('snippets', () => {
   });
 
   it('leaves the key out entirely on a keyless server', () => {
-    const keyless = snippets('http://127.0.0.1:3002', 'https://example.com', options, true);
+    const keyless = snippets(
+      'http://127.0.0.1:3002',
+      { endpoint: 'scrape', target: 'https://example.com', options },
+      true,
+    );
     for (const text of Object.values(keyless)) expect(text).not.toMatch(/API_KEY|Authorization/);
   });
 });

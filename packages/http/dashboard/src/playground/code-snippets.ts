@@ -1,5 +1,5 @@
 /**
- * "Copy as": the request the playground just made, as a curl command, JavaScript with the
+ * "Copy as": the request the playground just made (scrape, map or search), as a curl command, JavaScript with the
  * official JS SDK (`@mendable/firecrawl-js`) and Python with `firecrawl-py`, each pointed at this
  * server. The key is read from FIRECRAWL_API_KEY (the SDKs' own variable), never written into
  * the code, so a pasted snippet leaks nothing.
@@ -34,23 +34,40 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.to
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** The three snippets of `POST {apiUrl}/v2/{endpoint}` for `url` with `options`. */
+/** A call the playground made: the endpoint, its URL or query, and the options beside it. */
+export interface SnippetCall {
+  endpoint: 'scrape' | 'map' | 'search';
+  /** The URL (scrape, map) or the query (search). */
+  target: string;
+  options: RequestOptions;
+}
+
+/** What each endpoint's SDK call returns, and which part of it the snippet prints. */
+const printed = {
+  scrape: { js: 'doc.markdown', py: 'result.markdown' },
+  map: { js: 'JSON.stringify(result.links, null, 2)', py: 'result.links' },
+  search: { js: 'JSON.stringify(result.web, null, 2)', py: 'result.web' },
+} as const;
+
+/** The three snippets of `POST {apiUrl}/v2/{endpoint}` as `call` made it. */
 export function snippets(
   apiUrl: string,
-  url: string,
-  options: RequestOptions,
+  call: SnippetCall,
   keyless: boolean,
 ): Record<'curl' | 'JavaScript' | 'Python', string> {
+  const { endpoint, target, options } = call;
+  const field = endpoint === 'search' ? 'query' : 'url';
   const auth = keyless ? '' : ` \\\n  -H "Authorization: Bearer $FIRECRAWL_API_KEY"`;
-  const curl = `curl -s -X POST ${shellQuote(`${apiUrl}/v2/scrape`)}${auth} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(json({ url, ...options }))}`;
+  const curl = `curl -s -X POST ${shellQuote(`${apiUrl}/v2/${endpoint}`)}${auth} \\\n  -H 'Content-Type: application/json' \\\n  -d ${shellQuote(json({ [field]: target, ...options }))}`;
 
   const jsKey = keyless ? '' : ', apiKey: process.env.FIRECRAWL_API_KEY';
+  const jsResult = endpoint === 'scrape' ? 'doc' : 'result';
   const javascript = [
     "import Firecrawl from '@mendable/firecrawl-js';",
     '',
     `const firecrawl = new Firecrawl({ apiUrl: ${JSON.stringify(apiUrl)}${jsKey} });`,
-    `const doc = await firecrawl.scrape(${JSON.stringify(url)}, ${json(options)});`,
-    'console.log(doc.markdown);',
+    `const ${jsResult} = await firecrawl.${endpoint}(${JSON.stringify(target)}, ${json(options)});`,
+    `console.log(${printed[endpoint].js});`,
     '',
   ].join('\n');
 
@@ -63,11 +80,11 @@ export function snippets(
     'from firecrawl import Firecrawl',
     '',
     `firecrawl = Firecrawl(api_url=${JSON.stringify(apiUrl)}${pyKey})`,
-    'doc = firecrawl.scrape(',
-    `    ${JSON.stringify(url)},`,
+    `result = firecrawl.${endpoint}(`,
+    `    ${JSON.stringify(target)},`,
     ...keywords,
     ')',
-    'print(doc.markdown)',
+    `print(${printed[endpoint].py})`,
     '',
   ].join('\n');
   return { curl, JavaScript: javascript, Python: py };

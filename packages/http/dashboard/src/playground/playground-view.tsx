@@ -4,10 +4,15 @@
  * the same request as curl, JS SDK or Python SDK code.
  */
 import { useState } from 'preact/hooks';
-import { api, apiUrl, messageOf, storedKey } from '../api.ts';
+import { api, messageOf } from '../api.ts';
 import type { ScrapedDocument } from '../types.ts';
-import { ErrorNote, Markdown, Tabs } from '../ui.tsx';
-import { snippets, type RequestOptions } from './code-snippets.ts';
+import { href } from '../router.ts';
+import { ErrorNote, Tabs } from '../ui.tsx';
+import { MapPlayground, SearchPlayground } from './map-search.tsx';
+import { ParsePlayground } from './parse-playground.tsx';
+import type { RequestOptions } from './code-snippets.ts';
+import { CopyAs } from './copy-as.tsx';
+import { Result, views, type View } from './result-view.tsx';
 import {
   ScrapeOptionsFields,
   optionsOf,
@@ -15,94 +20,8 @@ import {
   type OptionsDraft,
 } from './scrape-options.tsx';
 
-const views = ['Rendered', 'Markdown', 'HTML', 'Links', 'JSON', 'Screenshot'] as const;
-type View = (typeof views)[number];
-
-function Result({ document, view }: { document: ScrapedDocument; view: View }) {
-  switch (view) {
-    case 'Rendered':
-      return <Markdown text={document.markdown ?? ''} />;
-    case 'Markdown':
-      return (
-        <pre class="raw" tabIndex={0} data-testid="raw-markdown">
-          {document.markdown ?? ''}
-        </pre>
-      );
-    case 'HTML':
-      // Shown as text: scraped HTML is never put into the page as markup.
-      return (
-        <pre class="raw" tabIndex={0}>
-          {document.html ?? document.rawHtml ?? 'Ask for the html format.'}
-        </pre>
-      );
-    case 'Links':
-      return (
-        <ul class="links">
-          {(document.links ?? []).map((link) => (
-            <li key={link}>
-              {/^https?:/i.test(link) ? (
-                <a href={link} target="_blank" rel="noopener noreferrer nofollow">
-                  {link}
-                </a>
-              ) : (
-                link
-              )}
-            </li>
-          ))}
-        </ul>
-      );
-    case 'JSON':
-      return (
-        <pre class="raw" tabIndex={0}>
-          {JSON.stringify(document, null, 2)}
-        </pre>
-      );
-    case 'Screenshot':
-      return document.screenshot ? (
-        <img
-          class="screenshot"
-          src={document.screenshot}
-          alt={`Screenshot of ${document.metadata?.sourceURL ?? 'the page'}`}
-        />
-      ) : (
-        <p>Ask for the screenshot format.</p>
-      );
-  }
-}
-
-function CopyAs({ url, options }: { url: string; options: RequestOptions }) {
-  const all = snippets(apiUrl(), url, options, storedKey() === undefined);
-  const [language, setLanguage] = useState<keyof typeof all>('curl');
-  const [copied, setCopied] = useState('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(all[language]);
-      setCopied(`${language} copied`);
-    } catch (error) {
-      setCopied(`Could not copy: ${messageOf(error)}`);
-    }
-  };
-  return (
-    <section aria-labelledby="copy-as">
-      <h2 id="copy-as">Copy as</h2>
-      <Tabs
-        label="Language"
-        tabs={Object.keys(all)}
-        selected={language}
-        onSelect={(tab) => setLanguage(tab as keyof typeof all)}
-      />
-      <pre class="raw code" tabIndex={0} data-testid="snippet">
-        {all[language]}
-      </pre>
-      <button type="button" onClick={() => void copy()}>
-        Copy {language}
-      </button>{' '}
-      <span role="status">{copied}</span>
-    </section>
-  );
-}
-
-export function PlaygroundView() {
+/** Scrape one URL with the scrape options. */
+function ScrapePlayground() {
   const [url, setUrl] = useState('');
   const [draft, setDraft] = useState<OptionsDraft>(defaultDraft);
   const [result, setResult] = useState<{
@@ -134,7 +53,6 @@ export function PlaygroundView() {
 
   return (
     <section>
-      <h1>Playground</h1>
       <form class="form" onSubmit={(event) => void submit(event)}>
         <label for="playground-url">URL</label>
         <input
@@ -165,9 +83,42 @@ export function PlaygroundView() {
           <div class="panel" data-testid="result-panel">
             <Result document={result.document} view={view} />
           </div>
-          <CopyAs url={result.url} options={result.options} />
+          <CopyAs call={{ endpoint: 'scrape', target: result.url, options: result.options }} />
         </section>
       )}
+    </section>
+  );
+}
+
+const modes = [
+  ['scrape', 'Scrape'],
+  ['map', 'Map'],
+  ['search', 'Search'],
+  ['parse', 'Parse'],
+] as const;
+
+/** The playground: one mode per endpoint, each its own route (`#/playground/map`). */
+export function PlaygroundView({ route }: { route: string[] }) {
+  const mode = route[0] ?? 'scrape';
+  return (
+    <section>
+      <h1>Playground</h1>
+      <nav class="tabs" aria-label="Endpoint">
+        {modes.map(([id, name]) => (
+          <a
+            key={id}
+            class="button secondary"
+            href={href('playground', id)}
+            aria-current={mode === id ? 'page' : undefined}
+          >
+            {name}
+          </a>
+        ))}
+      </nav>
+      {mode === 'scrape' && <ScrapePlayground />}
+      {mode === 'map' && <MapPlayground />}
+      {mode === 'search' && <SearchPlayground />}
+      {mode === 'parse' && <ParsePlayground />}
     </section>
   );
 }
