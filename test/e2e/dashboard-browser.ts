@@ -4,9 +4,11 @@
  * Chromium driven by playwright-core, an axe-core pass over the page, and screenshots saved as
  * artifacts under the git-ignored `test-results/dashboard/`.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { findChromium } from '@trawl/core';
 
@@ -37,13 +39,19 @@ function newest(dir: string): number {
   return time;
 }
 
-/** Builds the dashboard with Vite unless its build is newer than all of its source. */
+/** Builds the dashboard (Vite) unless its build is newer than all of its source. */
 export async function buildDashboardIfStale(): Promise<void> {
   const builtAt = statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  if (builtAt >= newest(source)) return;
-  const { build } = await import('vite');
-  // The root is the app's folder: Vite reads its vite.config.ts from there.
-  await build({ root: source, logLevel: 'warn' });
+  const inputs = [join(source, 'src'), join(source, 'index.html'), join(source, 'vite.config.ts')];
+  const changedAt = Math.max(
+    ...inputs.map((path) => (statSync(path).isDirectory() ? newest(path) : statSync(path).mtimeMs)),
+  );
+  if (builtAt >= changedAt) return;
+  // The package's own build script, as `npm run build` runs it.
+  await promisify(execFile)('npm', ['run', 'build:dashboard', '-w', '@trawl/http'], {
+    cwd: repository,
+    timeout: 120_000,
+  });
 }
 
 const axeSource = readFileSync(
