@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dashboardCsp, readDashboard } from '../src/server/routes/dashboard.ts';
+import { dashboardCsp, readDashboard } from '../src/server/routes/dashboard.js';
 
 describe('readDashboard', () => {
   it('maps the page and its assets by URL path, leaving out files of unknown kinds', () => {
