@@ -7,7 +7,7 @@
  * no serious or critical violation, and is saved as a screenshot under test-results/dashboard/.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -236,6 +236,18 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     const document = page.getByTestId('document');
     await eventually(() => document.locator('.markdown').textContent()).not.toBe('');
     await checkView('crawl');
+
+    // The documents as a zip of markdown files named after their URLs.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download markdown (zip)' }).click(),
+    ]);
+    const zip = join(artifactsDir, 'crawl.zip');
+    await download.saveAs(zip);
+    const bytes = readFileSync(zip);
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    // Names are stored as they are in a zip's directory.
+    expect(bytes.includes('/docs/install.md')).toBe(true);
   });
 
   it('scrapes in the playground, and the JS SDK code it copies returns the same markdown', async () => {

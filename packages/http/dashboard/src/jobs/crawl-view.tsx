@@ -1,7 +1,7 @@
 /**
  * One crawl, live: the SDK's watcher WebSocket streams its documents as they are scraped, and
  * the status answer (polled while it runs) gives its counts. Cancel, errors, documents to read,
- * and the whole result as JSON lines.
+ * and the whole result as JSON lines or a zip of markdown files.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, openWatcher } from '../api.ts';
@@ -9,6 +9,7 @@ import { href } from '../router.ts';
 import type { CrawlStatus, ScrapedDocument } from '../types.ts';
 import { ErrorNote, useLoad } from '../ui.tsx';
 import { DocumentView } from './document-view.tsx';
+import { downloadJsonLines, downloadMarkdownZip } from './downloads.ts';
 
 type Counts = Omit<CrawlStatus, 'data' | 'next'>;
 type WatchMessage =
@@ -41,15 +42,6 @@ function useWatcher(id: string) {
     return () => socket.close();
   }, [id]);
   return { documents, final, error };
-}
-
-function download(name: string, documents: ScrapedDocument[]) {
-  const lines = documents.map((scraped) => JSON.stringify(scraped)).join('\n');
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(new Blob([`${lines}\n`], { type: 'application/x-ndjson' }));
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
 export function CrawlView({ id }: { id: string }) {
@@ -108,9 +100,17 @@ export function CrawlView({ id }: { id: string }) {
           type="button"
           class="secondary"
           disabled={watcher.documents.length === 0}
-          onClick={() => download(`crawl-${id}.jsonl`, watcher.documents)}
+          onClick={() => downloadJsonLines(`crawl-${id}`, watcher.documents)}
         >
           Download JSON lines
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={watcher.documents.length === 0}
+          onClick={() => downloadMarkdownZip(`crawl-${id}`, watcher.documents)}
+        >
+          Download markdown (zip)
         </button>
       </div>
       <ErrorNote error={watcher.error ?? status.error ?? actionError} />
