@@ -12,8 +12,9 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: '../dist/dashboard',
-    // The folder is outside this root: say that emptying it is meant.
-    emptyOutDir: true,
+    // Not emptied: a server starting while a build runs (npm pack's, a test's) must not find the
+    // folder gone. The page names the files of its own build; the server serves only those.
+    emptyOutDir: false,
     // The polyfill would be an inline script; every browser the app targets has modulepreload.
     modulePreload: { polyfill: false },
     // Small files would be inlined as data: URLs; keep every asset a file of this origin.

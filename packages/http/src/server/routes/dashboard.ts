@@ -5,7 +5,7 @@
  * so these routes need no key and know nothing of teams.
  *
  * The files are read once when the server starts and served from memory, by name: a Map of the
- * few files the build made cannot serve anything else (no path joins, no traversal to guard
+ * page and the files it names cannot serve anything else (no path joins, no traversal to guard
  * against), which is why this is not @fastify/static. A server started before a build serves
  * the build from its next start.
  *
@@ -15,7 +15,7 @@
  * the second wall should that ever fail, and it keeps remote images in scraped markdown from
  * telling their sites who reads them.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Refusal } from '../errors.ts';
@@ -48,7 +48,6 @@ const securityHeaders: Record<string, string> = {
 };
 
 const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -62,21 +61,31 @@ interface DashboardFile {
   type: string;
 }
 
-/** The built files by URL path (`/`, `/assets/index-1a2b.js`), or undefined when not built. */
-export function readDashboard(dir: string = dashboardDir): Map<string, DashboardFile> | undefined {
-  const files = new Map<string, DashboardFile>();
-  const add = (path: string, file: string) => {
-    const type = contentTypes[extname(file)];
-    if (type) files.set(path, { body: readFileSync(file), type });
-  };
+const readIfThere = (path: string): Buffer | undefined => {
   try {
-    add('/', join(dir, 'index.html'));
+    return readFileSync(path);
   } catch {
     return undefined;
   }
-  const assets = join(dir, 'assets');
-  if (statSync(assets, { throwIfNoEntry: false })?.isDirectory())
-    for (const name of readdirSync(assets)) add(`/assets/${name}`, join(assets, name));
+};
+
+/**
+ * The built page and the files it names (`/assets/index-1a2b.js`), by URL path; undefined when
+ * nothing was built. Only what the page names is served: a folder that older builds left files
+ * in, or that a build is writing into right now, serves exactly one build.
+ */
+export function readDashboard(dir: string = dashboardDir): Map<string, DashboardFile> | undefined {
+  const files = new Map<string, DashboardFile>();
+  const page = readIfThere(join(dir, 'index.html'));
+  if (!page) return undefined;
+  files.set('/', { body: page, type: 'text/html; charset=utf-8' });
+  for (const match of page.toString('utf8').matchAll(/["']\/assets\/([\w.-]+)["']/g)) {
+    const name = match[1] ?? '';
+    const type = contentTypes[extname(name)];
+    // A file a build has not written yet is left out rather than stopping the server.
+    const body = type ? readIfThere(join(dir, 'assets', name)) : undefined;
+    if (type && body) files.set(`/assets/${name}`, { body, type });
+  }
   return files;
 }
 
