@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai-server.ts';
@@ -125,6 +126,23 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     expect(csp).not.toContain('unsafe-inline');
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await checkView('sign-in');
+
+    // The whole app, as the page loads it, stays under 250 KB gzipped.
+    const assets = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>(
+          'script[src], link[rel=stylesheet]',
+        ),
+      ].map((element) => ('src' in element ? element.src : element.href)),
+    );
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    let gzipped = 0;
+    for (const asset of assets) {
+      const answer = await fetch(asset);
+      expect(answer.headers.get('content-security-policy')).toBe(csp);
+      gzipped += gzipSync(Buffer.from(await answer.arrayBuffer())).length;
+    }
+    expect(gzipped).toBeLessThan(250 * 1024);
 
     await page.getByLabel('API key').fill('fc-not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
