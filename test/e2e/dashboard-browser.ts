@@ -50,6 +50,8 @@ export async function buildDashboardIfStale(): Promise<void> {
   // The package's own build script, as `npm run build` runs it.
   await promisify(execFile)('npm', ['run', 'build:dashboard', '-w', '@trawl/http'], {
     cwd: repository,
+    // Vitest sets NODE_ENV=test, which would make Vite build for development.
+    env: { ...process.env, NODE_ENV: 'production' },
     timeout: 120_000,
   });
 }
