@@ -332,7 +332,7 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     for (const view of ['Rendered', 'Markdown', 'HTML', 'Links', 'JSON']) {
       await page.getByRole('button', { name: view, exact: true }).click();
       const { found, pwned } = await dangerInApp();
-      seen.push(...found, ...(pwned === undefined ? [] : [`ran: ${String(pwned)}`]));
+      seen.push(...found, ...(pwned === undefined ? [] : [`ran: ${JSON.stringify(pwned)}`]));
     }
 
     // A markdown file keeps its raw HTML as it is: the rendered view is where it would run.
@@ -353,7 +353,7 @@ describe.skipIf(chromiumPath === undefined)('the dashboard', () => {
     // Let a broken image's onerror fire, were it there.
     await page.waitForLoadState('networkidle');
     const { found, pwned } = await dangerInApp();
-    seen.push(...found, ...(pwned === undefined ? [] : [`ran: ${String(pwned)}`]));
+    seen.push(...found, ...(pwned === undefined ? [] : [`ran: ${JSON.stringify(pwned)}`]));
     expect(seen).toEqual([]);
     await page.getByRole('link', { name: 'Scrape', exact: true }).click();
     expect(pageErrors).toEqual([]);
