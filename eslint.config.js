@@ -10,6 +10,7 @@ export default tseslint.config(
       '**/dist/**',
       'dist-test/**',
       'coverage/**',
+      'test-results/**',
       '.trawl/**',
       'bench/corpus/**',
       'bench/results/**',

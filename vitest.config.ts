@@ -16,6 +16,7 @@ export default defineConfig({
           name: 'packages',
           include: [
             'packages/*/test/**/*.test.ts',
+            'packages/http/dashboard/test/**/*.test.ts',
             'test/fixture-site/**/*.test.ts',
             'test/house/**/*.test.ts',
           ],

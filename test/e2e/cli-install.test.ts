@@ -93,6 +93,8 @@ describe('trawl installed from packed tarballs', () => {
     };
     expect(http.dependencies['@trawl/core']).toBe('0.1.0');
     expect(existsSync(join(prefix, 'bin/trawl'))).toBe(true);
+    // The dashboard ships built: `trawl serve` serves it at /.
+    expect(existsSync(join(installed, 'http/dist/dashboard/index.html'))).toBe(true);
   });
 
   it('scrapes a page from an empty folder, keeping its data folder there', async (context) => {

@@ -354,6 +354,22 @@ new IntersectionObserver(() => {
         '<div style="height:200000px;background:repeating-linear-gradient(red 0 3px, blue 3px 7px, green 7px 11px)"></div>',
       ),
     ),
+  // Content that tries to run code in whoever shows it (the dashboard): scripts, event-handler
+  // attributes, a javascript: link, and text that reads as markup once unescaped. Each sets
+  // window.__pwned, which must stay unset wherever the page's scrape is displayed.
+  '/script-injection': (_req, res) =>
+    html(
+      res,
+      `<!DOCTYPE html><html><head><title>Injection</title><script>window.__pwned = 'head script'</script></head><body><main>
+<h1>Injection attempts</h1>
+<p>Plain text stays readable.</p>
+<script>window.__pwned = 'body script'</script>
+<img src="/missing.png" onerror="window.__pwned = 'onerror'" alt="broken image">
+<p>Markup as text: &lt;img src=x onerror="window.__pwned='escaped onerror'"&gt; and &lt;script&gt;window.__pwned='escaped script'&lt;/script&gt;</p>
+<p><a href="javascript:window.__pwned='link'">a javascript link</a></p>
+<svg onload="window.__pwned = 'svg onload'"><circle r="4"></circle></svg>
+</main></body></html>`,
+    ),
   // Sitemaps: an index nested as deep as the reader goes, each level wide.
   '/sitemap.xml': (_req, res, url) => {
     const level = Number(url.searchParams.get('level') ?? '0');

@@ -7,6 +7,7 @@ import type { ServerContext } from '../context.ts';
 import { agentRoutes } from './agent.ts';
 import { browserRoutes } from './browser.ts';
 import { crawlPromptRoutes } from './crawl-prompt.ts';
+import { dashboardRoutes } from './dashboard.ts';
 import { extractRoutes } from './extract.ts';
 import { feedbackRoutes } from './feedback.ts';
 import { healthRoutes } from './health.ts';
@@ -40,4 +41,5 @@ export const routePlugins: readonly RoutePlugin[] = [
   teamRoutes,
   openApiRoutes,
   v1Routes,
+  dashboardRoutes,
 ];
