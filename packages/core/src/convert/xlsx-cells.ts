@@ -10,37 +10,11 @@ import type { Element } from 'domhandler';
 import { isTag } from 'domhandler';
 import { ValidationError } from '../errors.ts';
 import { openPackage, readRelationships, readXmlPart } from './ooxml.ts';
+import { blankCell, type GridCell, type SheetGrid } from './sheet-layout.ts';
 import { attribute, childElements, localName } from './xml-walk.ts';
-
-/** One visible cell of a sheet's grid; `covered` cells sit under a merged cell's span. */
-export interface GridCell {
-  text: string;
-  rowspan: number;
-  colspan: number;
-  covered: boolean;
-  note: string;
-}
-
-/** A sheet read into a grid of its visible rows and columns. */
-export interface SheetGrid {
-  name: string;
-  visible: boolean;
-  grid: GridCell[][];
-  width: number;
-  /** Hidden rows and columns left out. */
-  hidden: number;
-}
 
 /** Largest grid built for one sheet: a cell far out (XFD1048576) must not allocate the sheet. */
 const maxCells = 4_000_000;
-
-export const blankCell = (): GridCell => ({
-  text: '',
-  rowspan: 1,
-  colspan: 1,
-  covered: false,
-  note: '',
-});
 
 /** Text of an element's `t` descendants, phonetic runs (`rPh`) left out. */
 function runText(element: Element): string {
