@@ -102,11 +102,12 @@ function isTitleRow(grid: GridCell[][], block: Block, r: number): boolean {
 const superscripts = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 /**
- * A note's number after a cell's value, in superscript digits: as text, so it stays apart from
- * the value wherever markup is dropped (a `<sup>` would make "15" and note 1 read "151").
+ * A note's number after a cell's value, a space then superscript digits: as text, so it stays
+ * apart from the value wherever markup is dropped or text is normalised (a `<sup>`, or "¹" right
+ * after the value, would make "15" and note 1 read "151").
  */
 const noteMark = (number: number) =>
-  [...String(number)].map((digit) => superscripts[Number(digit)]).join('');
+  ' ' + [...String(number)].map((digit) => superscripts[Number(digit)]).join('');
 
 function tableHtml(grid: GridCell[][], block: Block, notes: string[]): string {
   const rows: string[] = [];

@@ -20,7 +20,7 @@ const landings = [
   '| Section | Species | Landings in tonnes | | | |',
   '| --- | --- | --- | --- | --- | --- |',
   '| | | Q1 | Q2 | Q3 | Q4 |',
-  '| Fishing quay | Cod | 12 | 15¹ | | 9 |',
+  '| Fishing quay | Cod | 12 | 15 ¹ | | 9 |',
   '| Fishing quay | Mackerel | | 22 | 31 | 4 |',
   '| Inner basin | Crab | 3 | | 5 | 2 |',
   '',
