@@ -16,7 +16,7 @@ const reader = unified().use(remarkParse).use(remarkGfm);
 
 /** The cells of the first table of a markdown text, as remark renders their text. */
 function renderedCells(markdown: string): string[][] {
-  const tree = reader.parse(markdown) as Root;
+  const tree: Root = reader.parse(markdown);
   const table = tree.children.find((node): node is Table => node.type === 'table');
   return (table?.children ?? []).map((row) => row.children.map((cell) => toString(cell)));
 }

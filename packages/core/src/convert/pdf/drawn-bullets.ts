@@ -6,7 +6,15 @@
  * line's height, is taken as its bullet and given to the text as a "•" fragment, which the list
  * finder then reads as it reads a glyph.
  */
-import type { Fragment, Mark } from './extract.ts';
+import type { Fragment } from './extract.ts';
+
+/** A small filled shape (a dot or a square), in top-down page coordinates: maybe a drawn bullet. */
+export interface Mark {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
 
 /** A bullet's size in points: a disc for 8 to 24 pt text is about 2 to 8 pt across. */
 const smallest = 1.5;

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ContentTooLargeError, TimeoutError, ValidationError } from '../../errors.ts';
-import { markOf, withDrawnBullets } from './drawn-bullets.ts';
+import { type Mark, markOf, withDrawnBullets } from './drawn-bullets.ts';
 import { PageReader, type CanvasFactory } from './ocr.ts';
 import { checkPdfStreams } from './stream-budget.ts';
 
@@ -50,14 +50,6 @@ export interface PageContent {
   fragments: Fragment[];
   segments: Segment[];
   paintsImages: boolean;
-}
-
-/** A small filled shape (a dot or a square), in top-down page coordinates: maybe a drawn bullet. */
-export interface Mark {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
 }
 
 /** What the document says of itself, read when it opens. */
