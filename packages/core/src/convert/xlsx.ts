@@ -8,6 +8,7 @@ import JSZip from 'jszip';
 import { ValidationError } from '../errors.ts';
 import { blankCell, type GridCell, type SheetGrid, sheetsHtml } from './sheet-layout.ts';
 import { readXlsxCells } from './xlsx-cells.ts';
+import { readSheetCharts, type SheetCharts } from './xlsx-charts.ts';
 
 /** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
 function cellText(value: ExcelJS.CellValue): string {
@@ -175,5 +176,39 @@ export async function spreadsheetHtml(
   bytes: Uint8Array,
 ): Promise<{ html: string; warning?: string }> {
   const { sheets, note } = await readSheets(bytes);
-  return sheetsHtml(sheets, note);
+  return sheetsHtml(await withCharts(bytes, sheets), note);
+}
+
+/**
+ * The sheets with their charts' data after their tables, and chart sheets (which exceljs leaves
+ * out) in their place as sheets of a chart only. A workbook whose charts cannot be read keeps
+ * its cells.
+ */
+async function withCharts(bytes: Uint8Array, sheets: SheetGrid[]): Promise<SheetGrid[]> {
+  let charts: SheetCharts[];
+  try {
+    charts = await readSheetCharts(bytes);
+  } catch {
+    return sheets;
+  }
+  if (charts.every((sheet) => sheet.html === '')) return sheets;
+  const byName = new Map(sheets.map((sheet) => [sheet.name, sheet]));
+  const out: SheetGrid[] = [];
+  for (const sheet of charts) {
+    const cells = byName.get(sheet.name);
+    if (cells) {
+      byName.delete(sheet.name);
+      out.push(sheet.html ? { ...cells, after: sheet.html } : cells);
+    } else if (sheet.isChartSheet && sheet.html)
+      out.push({
+        name: sheet.name,
+        visible: sheet.visible,
+        grid: [],
+        width: 0,
+        hidden: 0,
+        after: sheet.html,
+      });
+  }
+  // Sheets the chart reader did not list (a workbook part it could not follow) stay, at the end.
+  return [...out, ...byName.values()];
 }

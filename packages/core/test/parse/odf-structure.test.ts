@@ -41,6 +41,24 @@ const crews = [
   '| Eastholm | 12 |',
 ].join('\n');
 
+const catchChart = [
+  '## Catch',
+  '',
+  '| Species | Tonnes |',
+  '| --- | --- |',
+  '| Cod | 44 |',
+  '| Mackerel | 63 |',
+  '| Crab | 10 |',
+  '',
+  '**Catch by species**',
+  '',
+  '| | Tonnes |',
+  '| --- | --- |',
+  '| Cod | 44 |',
+  '| Mackerel | 63 |',
+  '| Crab | 10 |',
+].join('\n');
+
 const quarterChart = [
   '**Landings in tonnes**',
   '',
@@ -54,9 +72,9 @@ const quarterChart = [
 
 describe('parse() of OpenDocument structure', () => {
   for (const file of ['sheets.ods', 'sheets.xlsx']) {
-    it(`lays out ${file}: a title row as heading, merged header cells, a comment as a note, hidden parts left out`, async () => {
+    it(`lays out ${file}: a title row as heading, merged header cells, a comment as a note, hidden parts left out, a chart as its data`, async () => {
       const doc = await parse(corpusFile(file), { filename: file });
-      expect(doc.markdown).toBe(`${landings}\n\n${crews}`);
+      expect(doc.markdown).toBe(`${landings}\n\n${crews}\n\n${catchChart}`);
       expect(doc.markdown).not.toMatch(/Trial haul|Checked by|JT|Gadus/);
       expect(doc.warning).toContain('Hidden sheets were skipped: Codes.');
       expect(doc.warning).toMatch(/2 hidden rows or columns were skipped/);
