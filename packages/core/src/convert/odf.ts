@@ -35,9 +35,10 @@ import { pictureDataUri } from './package-pictures.ts';
 import { objectContentPath, objectHtml } from './odf-chart.ts';
 import { odsSheetGrid } from './odf-sheet.ts';
 import { sheetsHtml } from './sheet-layout.ts';
+import { pageHtml } from './odf-slides.ts';
 
 /** What the walkers need from the package. */
-interface OdfContext {
+export interface OdfContext {
   /** List styles by name: whether each level is numbered. */
   listStyles: Map<string, Element>;
   /** Text styles by name: whether they make text bold or italic. */
@@ -201,7 +202,7 @@ const skippedBlocks = new Set([
  * Block-level ODF content (a text body, a section, a text box, a cell) as HTML. Lists next to
  * each other make one list: slides split an outline into sibling lists at each level change.
  */
-function blocksHtml(elements: readonly Element[], context: OdfContext): string {
+export function blocksHtml(elements: readonly Element[], context: OdfContext): string {
   let html = '';
   let listRun: ListItem[] = [];
   for (const element of elements) {
@@ -372,7 +373,7 @@ function notesHtml(context: OdfContext): string {
  * Inline (anchored in a paragraph), a text box of plain paragraphs joins the paragraph's text;
  * blocks a paragraph cannot hold (a table, a list, a chart) are hoisted after it.
  */
-function frameHtml(frame: Element, context: OdfContext, { inline = false } = {}): string {
+export function frameHtml(frame: Element, context: OdfContext, { inline = false } = {}): string {
   const alt = textOf(childAt(frame, 'title') ?? childAt(frame, 'desc') ?? frame).trim();
   const parts: string[] = [];
   const block = (html: string) => {
@@ -456,58 +457,4 @@ function rowHtml(row: Element, tag: 'th' | 'td', context: OdfContext): string {
     return Array.from({ length: repeat }, () => `<${tag}${spans}>${text}</${tag}>`);
   });
   return `<tr>${cells.join('')}</tr>`;
-}
-
-/** Frames that repeat on every slide, like a page's running header and footer. */
-const furnitureClasses = new Set(['footer', 'header', 'date-time', 'page-number', 'page']);
-
-/** A length in ODF units (cm, mm, in, pt, pc, px) in centimetres, for ordering frames. */
-function centimetres(length: string | undefined): number | undefined {
-  const match = /^(-?[\d.]+)(cm|mm|in|pt|pc|px)?$/.exec(length ?? '');
-  if (!match) return undefined;
-  const factor = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 }[
-    (match[2] ?? 'cm') as 'cm'
-  ];
-  return Number(match[1]) * factor;
-}
-
-/** A slide: its title as a heading, its frames in reading order, then its notes. */
-function pageHtml(page: Element, number: number, context: OdfContext): string {
-  const titles: string[] = [];
-  const blocks: { x: number; y: number; index: number; html: string }[] = [];
-  const visit = (parent: Element) => {
-    for (const child of childElements(parent)) {
-      const name = localName(child);
-      if (name === 'g') {
-        visit(child);
-        continue;
-      }
-      if (name !== 'frame' && name !== 'custom-shape' && name !== 'rect') continue;
-      const role = attribute(child, 'class') ?? '';
-      if (furnitureClasses.has(role)) continue;
-      if (role === 'title') {
-        const title = textOf(child).replace(/\s+/g, ' ').trim();
-        if (title) titles.push(title);
-        continue;
-      }
-      // Shapes hold their text directly; frames hold it in a text box.
-      const html =
-        name === 'frame' ? frameHtml(child, context) : blocksHtml(childElements(child), context);
-      if (html === '') continue;
-      blocks.push({
-        x: centimetres(attribute(child, 'x')) ?? Infinity,
-        y: centimetres(attribute(child, 'y')) ?? Infinity,
-        index: blocks.length,
-        html,
-      });
-    }
-  };
-  visit(page);
-  blocks.sort((a, b) => a.y - b.y || a.x - b.x || a.index - b.index);
-  const notes = childElements(childAt(page, 'notes'), 'frame')
-    .filter((frame) => attribute(frame, 'class') === 'notes')
-    .map((frame) => frameHtml(frame, context))
-    .join('');
-  const heading = titles.length > 0 ? titles.join(' — ') : `Slide ${number}`;
-  return `<section><h2>${escapeHtml(heading)}</h2>${blocks.map((block) => block.html).join('')}${notes ? `<h3>Notes</h3>${notes}` : ''}</section>`;
 }

@@ -4,7 +4,8 @@
  * chart and no cells. exceljs reads neither, and a chart's numbers are in the file.
  */
 import { chartHtml } from './chart-data.ts';
-import { openPackage, readRelationships, readXmlPart } from './ooxml.ts';
+import { readRelationships, readXmlPart } from './ooxml.ts';
+import { openWorkbook } from './xlsx-cells.ts';
 import { attribute, childElements, descendants } from './xml-walk.ts';
 
 /** Most charts read from one workbook: each is a part to inflate and parse. */
@@ -21,13 +22,7 @@ export interface SheetCharts {
 
 /** Every sheet's charts, in workbook order; sheets without charts give an empty `html`. */
 export async function readSheetCharts(bytes: Uint8Array): Promise<SheetCharts[]> {
-  const zip = openPackage(bytes, 'spreadsheet');
-  const packageRels = await readRelationships(zip, '');
-  const workbookPath =
-    [...packageRels.values()].find((rel) => rel.type === 'officeDocument')?.target ??
-    'xl/workbook.xml';
-  const workbook = await readXmlPart(zip, workbookPath);
-  const rels = await readRelationships(zip, workbookPath);
+  const { zip, workbook, rels } = await openWorkbook(bytes);
   const sheets: SheetCharts[] = [];
   let read = 0;
   for (const sheet of childElements(childElements(workbook, 'sheets')[0], 'sheet')) {
