@@ -88,15 +88,15 @@ const filledIn = (grid: GridCell[][], block: Block, r: number) =>
 
 /**
  * Whether row `r` is a title over the rest of its block: one filled cell, at the block's left
- * edge or spanning its width. A lone cell further right is a group header over some columns (a
- * merged "Landings" above Q1…Q4), which belongs to the table.
+ * edge, or typed alone further right (a centred title). A merged cell further right is a group
+ * header over some columns (a merged "Landings" above Q1…Q4), which belongs to the table.
  */
 function isTitleRow(grid: GridCell[][], block: Block, r: number): boolean {
   const filled = filledIn(grid, block, r);
   if (filled.length !== 1) return false;
   const row = grid[r]!;
   const c = row.indexOf(filled[0]!);
-  return c === block.left || c + filled[0]!.colspan >= block.right;
+  return c === block.left || filled[0]!.colspan === 1;
 }
 
 const superscripts = '⁰¹²³⁴⁵⁶⁷⁸⁹';
