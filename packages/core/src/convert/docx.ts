@@ -3,12 +3,14 @@
  * become linear text runs before mammoth reads the part, since it drops them whole; afterwards a
  * table whose header row Word did not mark (most tables: "repeat as header row" is rarely set)
  * gets its first row as the header, instead of an empty header above the real one, and checkbox
- * content controls become ☒ and ☐, which the cleaning would drop as form inputs.
+ * content controls become ☒ and ☐, which the cleaning would drop as form inputs. Text boxes and
+ * charts in drawings are read by docx-drawings.ts.
  */
 import render from 'dom-serializer';
 import { Text } from 'domhandler';
 import { ValidationError } from '../errors.ts';
 import { isTag, parseHtml, type Element, type ParentNode } from './dom.ts';
+import { withCharts, withDrawingContent } from './docx-drawings.ts';
 import { openZip } from './zip.ts';
 
 const documentPart = 'word/document.xml';
@@ -17,7 +19,16 @@ export async function docxHtml(bytes: Uint8Array): Promise<string> {
   // mammoth opens the ZIP itself: it gets one whose entries were inflated under the caps.
   const zip = openZip(bytes, 'Word');
   const part = zip.file(documentPart);
-  if (part) zip.file(documentPart, withLinearEquations(await part.async('string')));
+  let charts: string[] = [];
+  if (part) {
+    const read = await withDrawingContent(
+      zip,
+      documentPart,
+      withLinearEquations(await part.async('string')),
+    );
+    charts = read.charts;
+    zip.file(documentPart, read.xml);
+  }
   const stored = await zip.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
   let html: string;
   try {
@@ -26,7 +37,7 @@ export async function docxHtml(bytes: Uint8Array): Promise<string> {
   } catch (error) {
     throw new ValidationError(`The Word document cannot be read: ${(error as Error).message}`);
   }
-  return withHeadersAndCheckboxes(html);
+  return withHeadersAndCheckboxes(withCharts(html, charts));
 }
 
 const mathZone = /<m:oMath(?:Para)?\b[^>]*>[\s\S]*?<\/m:oMath(?:Para)?>/g;

@@ -8,11 +8,22 @@
  *   numbered list at the end. Running headers and footers live in styles.xml's master pages,
  *   so they are left out by reading content.xml only; generated indexes (a table of contents)
  *   are left out as they repeat the headings.
- * - spreadsheet (ODS): one section per sheet with a table of its used range, cells as their
- *   stored values (formulas as their computed results, dates in ISO form), as for XLSX.
+ * - spreadsheet (ODS): the sheets laid out as for XLSX (sheet-layout.ts): tables cut at blank
+ *   rows and columns, title rows as headings, merged cells as spans, comments as notes, hidden
+ *   sheets, rows and columns left out; cells as their stored values (formulas as their computed
+ *   results, dates in ISO form).
  * - presentation (ODP): one section per slide in document order, the title as a heading, the
  *   other frames top to bottom then left to right, and the speaker notes under "Notes", as for
  *   PPTX. Footer, date and slide-number frames are left out.
+ *
+ * Charts, in any of the three, become their title and a table of their data (odf-chart.ts).
+ * Frames anchored in a paragraph that hold blocks (a chart, a text box with a table or a list)
+ * follow that paragraph, since a paragraph cannot hold a table.
+ *
+ * The reader is native rather than a LibreOffice round trip (ODF to DOCX or XLSX, then those
+ * readers): LibreOffice is an optional install, takes a second or more per file in a process of
+ * its own, and its export would lose what ODF states plainly (header rows, list levels, chart
+ * data tables), while the XML here maps onto HTML almost one to one.
  */
 import { isTag, isText, type ChildNode, type Element } from 'domhandler';
 import type JSZip from 'jszip';
@@ -21,10 +32,13 @@ import { escapeHtml } from '../internal/html.ts';
 import { nestedListHtml, openPackage, readXmlPart, type ListItem } from './ooxml.ts';
 import { attribute, childAt, childElements, descendants, localName } from './xml-walk.ts';
 import { pictureDataUri } from './package-pictures.ts';
-import { sheetHtml } from './odf-sheet.ts';
+import { objectContentPath, objectHtml } from './odf-chart.ts';
+import { odsSheetGrid } from './odf-sheet.ts';
+import { sheetsHtml } from './sheet-layout.ts';
+import { pageHtml } from './odf-slides.ts';
 
 /** What the walkers need from the package. */
-interface OdfContext {
+export interface OdfContext {
   /** List styles by name: whether each level is numbered. */
   listStyles: Map<string, Element>;
   /** Text styles by name: whether they make text bold or italic. */
@@ -33,14 +47,24 @@ interface OdfContext {
   pictures: Map<string, string>;
   /** Footnote and endnote bodies, in citation order. */
   notes: string[];
+  /** Embedded objects (charts) as HTML, by their content part's path. */
+  objects: Map<string, string>;
+  /**
+   * Blocks met inside a paragraph (a chart or a text box with a table anchored there), written
+   * after it.
+   */
+  hoisted: string[];
 }
+
+/** Most embedded objects read from one package: each is a part of its own to inflate and parse. */
+const maxObjects = 200;
 
 /**
  * The HTML of an OpenDocument file. @throws BAD_REQUEST for an unreadable package,
  * UNSUPPORTED_FILE_TYPE for a drawing, chart or formula document, CONTENT_TOO_LARGE for a zip
  * bomb
  */
-export async function odfHtml(bytes: Uint8Array): Promise<string> {
+export async function odfHtml(bytes: Uint8Array): Promise<{ html: string; warning?: string }> {
   const zip = openPackage(bytes, 'OpenDocument');
   const content = await readXmlPart(zip, 'content.xml');
   const styles = await readXmlPart(zip, 'styles.xml');
@@ -52,13 +76,19 @@ export async function odfHtml(bytes: Uint8Array): Promise<string> {
     textStyles: new Map(),
     pictures: await pictureData(zip),
     notes: [],
+    objects: await objectData(zip, body),
+    hoisted: [],
   };
+  // Sheets hidden by their table style (`table:display="false"`).
+  const hiddenSheetStyles = new Set<string>();
   for (const part of [styles, content]) {
     for (const holder of ['styles', 'automatic-styles']) {
       const container = childAt(part, holder);
       for (const list of childElements(container, 'list-style'))
         context.listStyles.set(attribute(list, 'name') ?? '', list);
       for (const style of childElements(container, 'style')) {
+        if (attribute(childAt(style, 'table-properties'), 'display') === 'false')
+          hiddenSheetStyles.add(attribute(style, 'name') ?? '');
         const text = childAt(style, 'text-properties');
         if (!text) continue;
         context.textStyles.set(attribute(style, 'name') ?? '', {
@@ -71,15 +101,21 @@ export async function odfHtml(bytes: Uint8Array): Promise<string> {
   // The body, not the detected kind, decides: a package whose mimetype entry is out of place
   // is detected as ODT whatever it holds.
   let html: string;
+  let warning: string | undefined;
   switch (localName(body)) {
     case 'text':
       html = blocksHtml(childElements(body), context) + notesHtml(context);
       break;
-    case 'spreadsheet':
-      html = childElements(body, 'table')
-        .map((sheet) => sheetHtml(sheet))
-        .join('\n');
+    case 'spreadsheet': {
+      const sheets = childElements(body, 'table').map((sheet) => ({
+        ...odsSheetGrid(sheet, hiddenSheetStyles),
+        after: descendants(sheet, 'object')
+          .map((object) => embeddedHtml(object, context))
+          .join(''),
+      }));
+      ({ html, warning } = sheetsHtml(sheets));
       break;
+    }
     case 'presentation':
       html = childElements(body, 'page')
         .map((page, index) => pageHtml(page, index + 1, context))
@@ -92,7 +128,39 @@ export async function odfHtml(bytes: Uint8Array): Promise<string> {
   }
   const title = descendants(await readXmlPart(zip, 'meta.xml'), 'title')[0];
   const titleText = title ? textOf(title).trim() : '';
-  return `<html><head>${titleText ? `<title>${escapeHtml(titleText)}</title>` : ''}</head><body>${html}</body></html>`;
+  return {
+    html: `<html><head>${titleText ? `<title>${escapeHtml(titleText)}</title>` : ''}</head><body>${html}</body></html>`,
+    ...(warning ? { warning } : {}),
+  };
+}
+
+/**
+ * The package's embedded objects as HTML, by content path: read before the walk, which is
+ * synchronous. Objects inside objects are not followed.
+ */
+async function objectData(zip: JSZip, body: Element | undefined): Promise<Map<string, string>> {
+  const objects = new Map<string, string>();
+  for (const object of descendants(body, 'object').slice(0, maxObjects)) {
+    const path = objectContentPath(object);
+    if (path === undefined || objects.has(path)) continue;
+    objects.set(path, objectHtml(await readXmlPart(zip, path)));
+  }
+  return objects;
+}
+
+/** An embedded object: from its part in the package, or inline (a flat ODF file). */
+function embeddedHtml(object: Element, context: OdfContext): string {
+  const inline = childAt(object, 'document');
+  if (inline) return objectHtml(inline);
+  const path = objectContentPath(object);
+  return path === undefined ? '' : (context.objects.get(path) ?? '');
+}
+
+/** The blocks hoisted out of the paragraphs read since the last call. */
+function takeHoisted(context: OdfContext): string {
+  const html = context.hoisted.join('');
+  context.hoisted.length = 0;
+  return html;
 }
 
 /** The pictures under Pictures/ as data URIs (inline, as for Word and PowerPoint files). */
@@ -134,7 +202,7 @@ const skippedBlocks = new Set([
  * Block-level ODF content (a text body, a section, a text box, a cell) as HTML. Lists next to
  * each other make one list: slides split an outline into sibling lists at each level change.
  */
-function blocksHtml(elements: readonly Element[], context: OdfContext): string {
+export function blocksHtml(elements: readonly Element[], context: OdfContext): string {
   let html = '';
   let listRun: ListItem[] = [];
   for (const element of elements) {
@@ -157,13 +225,15 @@ function blockHtml(element: Element, context: OdfContext): string {
   switch (name) {
     case 'h': {
       const text = inlineHtml(element, context);
-      if (text.trim() === '') return '';
+      const after = takeHoisted(context);
+      if (text.trim() === '') return after;
       const level = Math.min(6, Math.max(1, Number(attribute(element, 'outline-level')) || 1));
-      return `<h${level}>${text}</h${level}>`;
+      return `<h${level}>${text}</h${level}>${after}`;
     }
     case 'p': {
       const text = inlineHtml(element, context);
-      return text.trim() === '' ? '' : `<p>${text}</p>`;
+      const after = takeHoisted(context);
+      return (text.trim() === '' ? '' : `<p>${text}</p>`) + after;
     }
     case 'table':
       return tableHtml(element, context);
@@ -298,10 +368,19 @@ function notesHtml(context: OdfContext): string {
   return `<ol>${items.join('')}</ol>`;
 }
 
-/** A frame: its picture (alt text from its title or description), text box or table. */
-function frameHtml(frame: Element, context: OdfContext, { inline = false } = {}): string {
+/**
+ * A frame: its picture (alt text from its title or description), text box, table or chart.
+ * Inline (anchored in a paragraph), a text box of plain paragraphs joins the paragraph's text;
+ * blocks a paragraph cannot hold (a table, a list, a chart) are hoisted after it.
+ */
+export function frameHtml(frame: Element, context: OdfContext, { inline = false } = {}): string {
   const alt = textOf(childAt(frame, 'title') ?? childAt(frame, 'desc') ?? frame).trim();
   const parts: string[] = [];
+  const block = (html: string) => {
+    if (html === '') return;
+    if (inline) context.hoisted.push(html);
+    else parts.push(html);
+  };
   for (const child of childElements(frame)) {
     switch (localName(child)) {
       case 'image': {
@@ -312,21 +391,28 @@ function frameHtml(frame: Element, context: OdfContext, { inline = false } = {})
         break;
       }
       case 'text-box':
-        parts.push(
-          inline
-            ? childElements(child)
-                .map((paragraph) => inlineHtml(paragraph, context))
-                .join('<br>')
-            : blocksHtml(childElements(child), context),
-        );
+        if (inline && !holdsBlocks(child))
+          parts.push(
+            childElements(child)
+              .map((paragraph) => inlineHtml(paragraph, context))
+              .join('<br>'),
+          );
+        else block(blocksHtml(childElements(child), context));
         break;
       case 'table':
-        if (!inline) parts.push(tableHtml(child, context));
+        block(tableHtml(child, context));
+        break;
+      case 'object':
+        block(embeddedHtml(child, context));
         break;
     }
   }
   return parts.join('');
 }
+
+/** Whether a text box holds more than paragraphs: a table, a list, a heading or a chart. */
+const holdsBlocks = (textBox: Element): boolean =>
+  ['table', 'list', 'h', 'object'].some((name) => descendants(textBox, name).length > 0);
 
 /** A text table: header rows as `<thead>`, spans kept, covered cells left out. */
 function tableHtml(table: Element, context: OdfContext): string {
@@ -365,63 +451,10 @@ function rowHtml(row: Element, tag: 'th' | 'td', context: OdfContext): string {
           : blocksHtml([child], context),
       )
       .filter((html) => html.trim() !== '')
-      .join('<br>');
+      .join('<br>')
+      .concat(takeHoisted(context));
     const repeat = Math.min(100, Number(attribute(cell, 'number-columns-repeated')) || 1);
     return Array.from({ length: repeat }, () => `<${tag}${spans}>${text}</${tag}>`);
   });
   return `<tr>${cells.join('')}</tr>`;
-}
-
-/** Frames that repeat on every slide, like a page's running header and footer. */
-const furnitureClasses = new Set(['footer', 'header', 'date-time', 'page-number', 'page']);
-
-/** A length in ODF units (cm, mm, in, pt, pc, px) in centimetres, for ordering frames. */
-function centimetres(length: string | undefined): number | undefined {
-  const match = /^(-?[\d.]+)(cm|mm|in|pt|pc|px)?$/.exec(length ?? '');
-  if (!match) return undefined;
-  const factor = { cm: 1, mm: 0.1, in: 2.54, pt: 2.54 / 72, pc: 2.54 / 6, px: 2.54 / 96 }[
-    (match[2] ?? 'cm') as 'cm'
-  ];
-  return Number(match[1]) * factor;
-}
-
-/** A slide: its title as a heading, its frames in reading order, then its notes. */
-function pageHtml(page: Element, number: number, context: OdfContext): string {
-  const titles: string[] = [];
-  const blocks: { x: number; y: number; index: number; html: string }[] = [];
-  const visit = (parent: Element) => {
-    for (const child of childElements(parent)) {
-      const name = localName(child);
-      if (name === 'g') {
-        visit(child);
-        continue;
-      }
-      if (name !== 'frame' && name !== 'custom-shape' && name !== 'rect') continue;
-      const role = attribute(child, 'class') ?? '';
-      if (furnitureClasses.has(role)) continue;
-      if (role === 'title') {
-        const title = textOf(child).replace(/\s+/g, ' ').trim();
-        if (title) titles.push(title);
-        continue;
-      }
-      // Shapes hold their text directly; frames hold it in a text box.
-      const html =
-        name === 'frame' ? frameHtml(child, context) : blocksHtml(childElements(child), context);
-      if (html === '') continue;
-      blocks.push({
-        x: centimetres(attribute(child, 'x')) ?? Infinity,
-        y: centimetres(attribute(child, 'y')) ?? Infinity,
-        index: blocks.length,
-        html,
-      });
-    }
-  };
-  visit(page);
-  blocks.sort((a, b) => a.y - b.y || a.x - b.x || a.index - b.index);
-  const notes = childElements(childAt(page, 'notes'), 'frame')
-    .filter((frame) => attribute(frame, 'class') === 'notes')
-    .map((frame) => frameHtml(frame, context))
-    .join('');
-  const heading = titles.length > 0 ? titles.join(' — ') : `Slide ${number}`;
-  return `<section><h2>${escapeHtml(heading)}</h2>${blocks.map((block) => block.html).join('')}${notes ? `<h3>Notes</h3>${notes}` : ''}</section>`;
 }

@@ -75,6 +75,9 @@ export async function toHtml(
     return spreadsheetHtml(await repackStored(bytes, 'spreadsheet'));
   }
   if (kind === 'csv' || kind === 'tsv') return delimitedHtml(kind, bytes, options);
+  // ODF spreadsheets warn of hidden sheets and rows, as XLSX does.
+  if (kind === 'odt' || kind === 'ods' || kind === 'odp')
+    return (await import('./odf.ts')).odfHtml(bytes);
   return { html: await textualHtml(kind, bytes) };
 }
 
@@ -109,7 +112,7 @@ async function textualHtml(kind: FileKind, bytes: Uint8Array): Promise<string> {
     case 'odt':
     case 'ods':
     case 'odp':
-      return (await import('./odf.ts')).odfHtml(bytes);
+      throw new Error('OpenDocument is converted by odfHtml');
     case 'epub':
       return (await import('./epub.ts')).epubHtml(bytes);
     case 'markdown':

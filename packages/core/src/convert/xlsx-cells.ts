@@ -9,38 +9,13 @@
 import type { Element } from 'domhandler';
 import { isTag } from 'domhandler';
 import { ValidationError } from '../errors.ts';
-import { openPackage, readRelationships, readXmlPart } from './ooxml.ts';
+import type JSZip from 'jszip';
+import { openPackage, readRelationships, readXmlPart, type Relationship } from './ooxml.ts';
+import { blankCell, type GridCell, type SheetGrid } from './sheet-layout.ts';
 import { attribute, childElements, localName } from './xml-walk.ts';
-
-/** One visible cell of a sheet's grid; `covered` cells sit under a merged cell's span. */
-export interface GridCell {
-  text: string;
-  rowspan: number;
-  colspan: number;
-  covered: boolean;
-  note: string;
-}
-
-/** A sheet read into a grid of its visible rows and columns. */
-export interface SheetGrid {
-  name: string;
-  visible: boolean;
-  grid: GridCell[][];
-  width: number;
-  /** Hidden rows and columns left out. */
-  hidden: number;
-}
 
 /** Largest grid built for one sheet: a cell far out (XFD1048576) must not allocate the sheet. */
 const maxCells = 4_000_000;
-
-export const blankCell = (): GridCell => ({
-  text: '',
-  rowspan: 1,
-  colspan: 1,
-  covered: false,
-  note: '',
-});
 
 /** Text of an element's `t` descendants, phonetic runs (`rPh`) left out. */
 function runText(element: Element): string {
@@ -167,14 +142,22 @@ function readWorksheet(
   return { grid, width: columns.length, hidden };
 }
 
+/** An XLSX package, its workbook part and that part's relationships. */
+export interface Workbook {
+  zip: JSZip;
+  workbookPath: string;
+  workbook: Element;
+  rels: Map<string, Relationship>;
+}
+
 /**
- * The sheets of an XLSX package, read from its XML.
+ * Opens an XLSX package at its workbook part, which is wherever the package's relationships
+ * say, not always xl/workbook.xml.
  *
  * @throws BAD_REQUEST when the package has no readable workbook part
  */
-export async function readXlsxCells(bytes: Uint8Array): Promise<SheetGrid[]> {
+export async function openWorkbook(bytes: Uint8Array): Promise<Workbook> {
   const zip = openPackage(bytes, 'spreadsheet');
-  // The workbook part is wherever the package's relationships say, not always xl/workbook.xml.
   const packageRels = await readRelationships(zip, '');
   const workbookPath =
     [...packageRels.values()].find((rel) => rel.type === 'officeDocument')?.target ??
@@ -182,7 +165,16 @@ export async function readXlsxCells(bytes: Uint8Array): Promise<SheetGrid[]> {
   const workbook = await readXmlPart(zip, workbookPath);
   if (!workbook)
     throw new ValidationError('The spreadsheet cannot be read: it has no workbook part');
-  const rels = await readRelationships(zip, workbookPath);
+  return { zip, workbookPath, workbook, rels: await readRelationships(zip, workbookPath) };
+}
+
+/**
+ * The sheets of an XLSX package, read from its XML.
+ *
+ * @throws BAD_REQUEST when the package has no readable workbook part
+ */
+export async function readXlsxCells(bytes: Uint8Array): Promise<SheetGrid[]> {
+  const { zip, workbook, rels } = await openWorkbook(bytes);
   const sharedPath = [...rels.values()].find((rel) => rel.type === 'sharedStrings')?.target;
   const sharedRoot = sharedPath ? await readXmlPart(zip, sharedPath) : undefined;
   const shared = childElements(sharedRoot, 'si').map(runText);

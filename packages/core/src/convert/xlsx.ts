@@ -1,15 +1,14 @@
 /**
- * XLSX to HTML as the author laid the sheets out (issue 22): each visible sheet is cut into its
- * tables at blank rows and columns, a lone cell above a table becomes its heading, merged cells
- * keep their span, hidden sheets, rows and columns are left out with a note, and comments become
- * numbered notes under their table. Pictures and charts never make a sheet unreadable: a
+ * XLSX to the grids sheet-layout.ts lays out as HTML: cells as their values, merged ranges as
+ * spans, hidden sheets, rows and columns marked, comments kept as notes. Pictures and charts never make a sheet unreadable: a
  * workbook whose drawings exceljs cannot read is read again without them.
  */
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { ValidationError } from '../errors.ts';
-import { escapeHtml } from '../internal/html.ts';
-import { blankCell, type GridCell, readXlsxCells, type SheetGrid } from './xlsx-cells.ts';
+import { blankCell, type GridCell, type SheetGrid, sheetsHtml } from './sheet-layout.ts';
+import { readXlsxCells } from './xlsx-cells.ts';
+import { readSheetCharts, type SheetCharts } from './xlsx-charts.ts';
 
 /** A cell's value as text: formulas as their result, dates in ISO form, rich text flattened. */
 function cellText(value: ExcelJS.CellValue): string {
@@ -38,109 +37,6 @@ function noteText(note: ExcelJS.Cell['note'] | undefined): string {
     .map((part) => part.text)
     .join('')
     .trim();
-}
-
-/** A rectangle of the grid: rows [top, bottom), columns [left, right). */
-interface Block {
-  top: number;
-  bottom: number;
-  left: number;
-  right: number;
-}
-
-const isFilled = (cell: GridCell | undefined) => !!cell && (cell.text !== '' || cell.covered);
-
-/**
- * Cuts a block at wholly blank rows, then each band at wholly blank columns, and again until
- * nothing changes (an XY cut): tables side by side and one under the other come apart.
- */
-function splitBlocks(grid: GridCell[][], block: Block, depth = 0): Block[] {
-  const rowFilled = (r: number) =>
-    grid[r]!.slice(block.left, block.right).some((cell) => isFilled(cell));
-  const bands: Block[] = [];
-  for (let r = block.top; r < block.bottom; r++) {
-    if (!rowFilled(r)) continue;
-    const last = bands.at(-1);
-    if (last && last.bottom === r) last.bottom = r + 1;
-    else bands.push({ ...block, top: r, bottom: r + 1 });
-  }
-  const pieces: Block[] = [];
-  for (const band of bands) {
-    const columnFilled = (c: number) => {
-      for (let r = band.top; r < band.bottom; r++) if (isFilled(grid[r]![c])) return true;
-      return false;
-    };
-    let current: Block | undefined;
-    for (let c = band.left; c < band.right; c++) {
-      if (!columnFilled(c)) current = undefined;
-      else if (current) current.right = c + 1;
-      else pieces.push((current = { ...band, left: c, right: c + 1 }));
-    }
-  }
-  const settled = pieces.length === 1 && sameBlock(pieces[0]!, block);
-  if (settled || depth > 8) return pieces;
-  return pieces.flatMap((piece) => splitBlocks(grid, piece, depth + 1));
-}
-
-const sameBlock = (a: Block, b: Block) =>
-  a.top === b.top && a.bottom === b.bottom && a.left === b.left && a.right === b.right;
-
-/** The filled cells of one row of a block. */
-const filledIn = (grid: GridCell[][], block: Block, r: number) =>
-  grid[r]!.slice(block.left, block.right).filter((cell) => cell.text !== '');
-
-function tableHtml(grid: GridCell[][], block: Block, notes: string[]): string {
-  const rows: string[] = [];
-  for (let r = block.top; r < block.bottom; r++) {
-    const tag = r === block.top ? 'th' : 'td';
-    let cells = '';
-    for (let c = block.left; c < block.right; c++) {
-      const cell = grid[r]![c]!;
-      if (cell.covered) continue;
-      // A span never reaches outside its table.
-      const colspan = Math.min(cell.colspan, block.right - c);
-      const rowspan = Math.min(cell.rowspan, block.bottom - r);
-      const spans =
-        (colspan > 1 ? ` colspan="${colspan}"` : '') + (rowspan > 1 ? ` rowspan="${rowspan}"` : '');
-      let text = escapeHtml(cell.text);
-      if (cell.note) {
-        notes.push(cell.note);
-        text += `<sup>${notes.length}</sup>`;
-      }
-      cells += `<${tag}${spans}>${text}</${tag}>`;
-    }
-    rows.push(`<tr>${cells}</tr>`);
-  }
-  const [head, ...body] = rows;
-  return `<table><thead>${head}</thead><tbody>${body.join('')}</tbody></table>`;
-}
-
-/** One sheet's tables: a lone short cell is a heading; a title row above a table is its heading. */
-function sheetHtml(grid: GridCell[][], width: number): string {
-  const out: string[] = [];
-  const notes: string[] = [];
-  for (const found of splitBlocks(grid, { top: 0, bottom: grid.length, left: 0, right: width })) {
-    const block = { ...found };
-    const lone = (r: number) => filledIn(grid, block, r).length === 1;
-    while (block.bottom - block.top > 1 && lone(block.top) && !lone(block.top + 1)) {
-      out.push(`<h3>${escapeHtml(filledIn(grid, block, block.top)[0]!.text)}</h3>`);
-      block.top++;
-    }
-    const cells = (block.bottom - block.top) * (block.right - block.left);
-    const only = filledIn(grid, block, block.top)[0];
-    if (cells === 1 && only)
-      out.push(
-        only.text.length <= 100
-          ? `<h3>${escapeHtml(only.text)}</h3>`
-          : `<p>${escapeHtml(only.text)}</p>`,
-      );
-    else out.push(tableHtml(grid, block, notes));
-    if (notes.length) {
-      out.push(`<ol>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ol>`);
-      notes.length = 0;
-    }
-  }
-  return out.join('\n');
 }
 
 /** A sheet as a grid of its visible rows and columns, and how many of each were hidden. */
@@ -275,26 +171,44 @@ async function readSheets(bytes: Uint8Array): Promise<{ sheets: SheetGrid[]; not
   }
 }
 
-/** A workbook as HTML: one `<h2>` per visible sheet, then its tables. */
+/** A workbook as HTML: one `<h2>` per visible sheet, then its tables (sheet-layout.ts). */
 export async function spreadsheetHtml(
   bytes: Uint8Array,
 ): Promise<{ html: string; warning?: string }> {
   const { sheets, note } = await readSheets(bytes);
-  const sections: string[] = [];
-  const skipped: string[] = [];
-  let hiddenLines = 0;
-  for (const sheet of sheets) {
-    if (!sheet.visible) {
-      skipped.push(sheet.name);
-      continue;
-    }
-    hiddenLines += sheet.hidden;
-    sections.push(`<h2>${escapeHtml(sheet.name)}</h2>\n${sheetHtml(sheet.grid, sheet.width)}`);
+  return sheetsHtml(await withCharts(bytes, sheets), note);
+}
+
+/**
+ * The sheets with their charts' data after their tables, and chart sheets (which exceljs leaves
+ * out) in their place as sheets of a chart only. A workbook whose charts cannot be read keeps
+ * its cells.
+ */
+async function withCharts(bytes: Uint8Array, sheets: SheetGrid[]): Promise<SheetGrid[]> {
+  let charts: SheetCharts[];
+  try {
+    charts = await readSheetCharts(bytes);
+  } catch {
+    return sheets;
   }
-  const warnings = [
-    skipped.length ? `Hidden sheets were skipped: ${skipped.join(', ')}.` : '',
-    hiddenLines ? `${hiddenLines} hidden rows or columns were skipped.` : '',
-    note ?? '',
-  ].filter(Boolean);
-  return { html: sections.join('\n'), ...(warnings.length ? { warning: warnings.join(' ') } : {}) };
+  if (charts.every((sheet) => sheet.html === '')) return sheets;
+  const byName = new Map(sheets.map((sheet) => [sheet.name, sheet]));
+  const out: SheetGrid[] = [];
+  for (const sheet of charts) {
+    const cells = byName.get(sheet.name);
+    if (cells) {
+      byName.delete(sheet.name);
+      out.push(sheet.html ? { ...cells, after: sheet.html } : cells);
+    } else if (sheet.isChartSheet && sheet.html)
+      out.push({
+        name: sheet.name,
+        visible: sheet.visible,
+        grid: [],
+        width: 0,
+        hidden: 0,
+        after: sheet.html,
+      });
+  }
+  // Sheets the chart reader did not list (a workbook part it could not follow) stay, at the end.
+  return [...out, ...byName.values()];
 }

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { ContentTooLargeError, TimeoutError, ValidationError } from '../../errors.ts';
+import { type Mark, markOf, withDrawnBullets } from './drawn-bullets.ts';
 import { PageReader, type CanvasFactory } from './ocr.ts';
 import { checkPdfStreams } from './stream-budget.ts';
 
@@ -211,13 +212,14 @@ async function readPage(page: PdfPage, number: number, OPS: PdfJs['OPS']): Promi
       ...(fontWidths.has(item.fontName) ? { widths: fontWidths.get(item.fontName)! } : {}),
     });
   }
-  const { segments, paintsImages } = readGraphics(operators, OPS, toPage);
+  const { segments, marks, paintsImages } = readGraphics(operators, OPS, toPage);
   return {
     number,
     ocr: false,
     width: viewport.width,
     height: viewport.height,
-    fragments,
+    // Browsers draw a list's bullets as shapes, not glyphs: they become "•" for the list finder.
+    fragments: withDrawnBullets(fragments, marks),
     segments,
     paintsImages,
   };
@@ -279,13 +281,17 @@ const closePath = 4;
 const ruleThickness = 2.5;
 const shortestRule = 3;
 
-/** Ruling lines from stroked paths and thin filled rectangles, in top-down page coordinates. */
+/**
+ * Ruling lines from stroked paths and thin filled rectangles, and small filled shapes (marks), in
+ * top-down page coordinates.
+ */
 function readGraphics(
   operators: { fnArray: number[]; argsArray: unknown[] },
   OPS: PdfJs['OPS'],
   toPage: Matrix,
-): { segments: Segment[]; paintsImages: boolean } {
+): { segments: Segment[]; marks: Mark[]; paintsImages: boolean } {
   const segments: Segment[] = [];
+  const marks: Mark[] = [];
   const stack: Matrix[] = [];
   let ctm = identity;
   let paintsImages = false;
@@ -367,6 +373,10 @@ function readGraphics(
         } else break;
       }
       if (current.length) points.push(current);
+      if (!stroke) {
+        const mark = markOf(points.flat());
+        if (mark) marks.push(mark);
+      }
       for (const path of points) {
         if (stroke) {
           for (let p = 1; p < path.length; p++)
@@ -389,5 +399,5 @@ function readGraphics(
       }
     }
   }
-  return { segments, paintsImages };
+  return { segments, marks, paintsImages };
 }

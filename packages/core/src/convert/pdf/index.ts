@@ -62,7 +62,13 @@ function pageFlow(page: PageContent): Array<Line | Table> {
 }
 
 const isTable = (item: Line | Table): item is Table => 'rows' in item;
-const bulletMarker = /^[•◦▪▫●○■□‣⁃∙·–*+-](?:\s+|$)/;
+/**
+ * A list item's marker: the bullets of Unicode, the symbol fonts' bullets as their ToUnicode maps
+ * give them (Symbol and Wingdings use the private use area: U+F0B7, U+F0A7, U+F0D8…), and a
+ * halfwidth katakana before Latin text, which is a bullet decoded with a Japanese encoding.
+ */
+const bulletMarker =
+  /^(?:[•◦▪▫●○■□‣⁃∙·–*+\-►▸➢❖◆◇✓✔\uF06E\uF076\uF0A7\uF0A8\uF0B7\uF0D8\uF0FC]|[\uFF66-\uFF9D](?=\s+\p{Script=Latin}))(?:\s+|$)/u;
 const numberMarker = /^(?:\(?\d{1,3}[.)]|\(?[a-z][.)]|\(?[ivx]{1,5}[.)])\s+/i;
 const endsSentence = /[.!?:;)"”’]$/;
 

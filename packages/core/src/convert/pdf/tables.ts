@@ -57,6 +57,53 @@ function mergeSegments(segments: Segment[]): Segment[] {
   return merged;
 }
 
+/** Parallel rules at most this far apart (points) with no text between are one rule drawn twice. */
+const doubleRuleGap = 3.5;
+
+/**
+ * Folds double rules into one: a table whose cells each draw their own border (HTML's
+ * `border="1"` with cell spacing, as browsers print it) has two rules a point or two apart
+ * between neighbouring cells, which would make an empty column or row of their own.
+ */
+function foldDoubleRules(segments: Segment[], words: Word[]): Segment[] {
+  const folded: Segment[] = [];
+  for (const orientation of ['h', 'v'] as const) {
+    const sorted = segments
+      .filter((segment) => segment.orientation === orientation)
+      .sort((a, b) => a.at - b.at);
+    // Each word's middle across the rules and along them: a word between two rules, beside
+    // both, keeps them apart.
+    const across = (word: Word) =>
+      orientation === 'v' ? (word.left + word.right) / 2 : word.y - word.size * 0.3;
+    const along = (word: Word) =>
+      orientation === 'v' ? word.y - word.size * 0.3 : (word.left + word.right) / 2;
+    const between = (a: Segment, b: Segment) =>
+      words.some((word) => {
+        const [x, y] = [across(word), along(word)];
+        return (
+          x > a.at + 0.5 &&
+          x < b.at - 0.5 &&
+          y >= Math.max(a.from, b.from) &&
+          y <= Math.min(a.to, b.to)
+        );
+      });
+    let group: Segment[] = [];
+    const flush = () => {
+      const at = group.reduce((sum, segment) => sum + segment.at, 0) / group.length;
+      for (const segment of group) folded.push({ ...segment, at });
+      group = [];
+    };
+    for (const segment of sorted) {
+      const first = group[0];
+      const apart = first ? segment.at - first.at : 0;
+      if (first && (apart > doubleRuleGap || between(first, segment))) flush();
+      group.push(segment);
+    }
+    if (group.length) flush();
+  }
+  return folded;
+}
+
 const crosses = (h: Segment, v: Segment) =>
   v.at >= h.from - tolerance &&
   v.at <= h.to + tolerance &&
@@ -179,7 +226,7 @@ function cutAtRules(word: Word, xs: number[], verticals: Segment[]): Word[] {
  * alignment where its columns are.
  */
 function ruledTables(page: PageContent, words: Word[]): { tables: Table[]; regions: Box[] } {
-  const lines = mergeSegments(page.segments);
+  const lines = mergeSegments(foldDoubleRules(mergeSegments(page.segments), words));
   const horizontals = lines.filter((segment) => segment.orientation === 'h');
   const verticals = lines.filter((segment) => segment.orientation === 'v');
   // Connected groups of crossing rules: each is one grid.
