@@ -15,7 +15,7 @@ import {
   type ParsedHtml,
   type ParentNode,
 } from './dom.ts';
-import { extractMainContent, fallbackContent } from './main-content/index.ts';
+import { extractMainContent, fallbackContent, productNamesIn } from './main-content/index.ts';
 import { treeToMarkdown } from './markdown.ts';
 import { readPageHead, type PageMetadata } from './metadata.ts';
 import { cleanMarkdown } from './clean-content.ts';
@@ -106,6 +106,9 @@ export class HtmlPage {
     if (this.#content) return this.#content;
     const options = this.#options;
     let root: ParentNode = findBody(this.#dom) ?? this.#dom;
+    // What the page's JSON-LD says it sells: cleaning removes the scripts that say it.
+    const wantsMain = options.onlyMainContent && !options.includeTags?.length;
+    const productNames = wantsMain ? productNamesIn(this.#dom) : [];
     cleanTree(root, { ...options, baseUrl: this.#baseUrl });
     // A page that hides all of its text until a script shows it (an article in a
     // `display: none` block) shows that text to every reader with a browser.
@@ -115,11 +118,12 @@ export class HtmlPage {
     }
     root = keepIncluded(root, options.includeTags);
     // The caller's include selectors already say what the content is.
-    if (options.onlyMainContent && !options.includeTags?.length) {
+    if (wantsMain) {
       // An implausible extraction (near-empty, link-only) falls back on a fresh parse: the first
       // attempt removed in place, and copying every page up front would cost more than
       // parsing the rare failure again.
-      root = extractMainContent(root, this.url) ?? fallbackContent(this.#freshCleanBody());
+      root =
+        extractMainContent(root, this.url, productNames) ?? fallbackContent(this.#freshCleanBody());
     }
     if (options.redaction) redactTree(root, options.redaction);
     this.#content = root;

@@ -35,6 +35,14 @@ const boilerplateRoles = new Set([
 
 /** A block holding at least this share of the page's text is content, whatever its name says. */
 const protectedShare = 0.4;
+/** The share a site footer must hold to be the content (see judgeBoilerplate). */
+const footerShare = 0.8;
+
+/** The site's own footer: by tag outside any article, or by its landmark role. */
+function isSiteFooter(element: Element): boolean {
+  if (element.attribs['role'] === 'contentinfo') return true;
+  return element.name === 'footer' && closestArticle(element) === undefined;
+}
 
 /** A dialog or a modal: what it says is about the page (cookies, sign-ups), not the page. */
 export function isOverlay(element: Element): boolean {
@@ -113,6 +121,16 @@ function judgeBoilerplate(
     return 'remove';
   }
   if (!isBoilerplateElement(element)) return 'descend';
+  // The site's footer (a `<footer>` outside any article, `contentinfo`) holds the page's
+  // content only when it holds nearly all of it: legal footnotes under a shop's short page
+  // outweigh the page, and read as the best prose there is.
+  const footer = isSiteFooter(element);
+  if (
+    footer &&
+    elementStats.text < pageText * footerShare &&
+    (heading === undefined || !contains(element, heading))
+  )
+    return 'remove';
   const isProtected =
     (heading !== undefined &&
       contains(element, heading) &&
@@ -182,6 +200,7 @@ const furnitureHeading = new RegExp(
       'who is online',
       'users browsing',
       'leave a (?:reply|comment)',
+      'post a comment',
       '\\d* ?comments?\\b',
       'about the author',
       'share (?:this|on)\\b',

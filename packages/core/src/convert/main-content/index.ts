@@ -18,6 +18,7 @@ import { pruneLinkLists } from './link-lists.ts';
 import { chooseCandidate } from './choose.ts';
 import { isImplausible } from './plausibility.ts';
 import { chooseRoot } from './root.ts';
+import { isProductPage, removeOtherProducts } from './products.ts';
 import { findScoredCandidate } from './scored.ts';
 import { computeStats, textLength, updateStatsAfterRemovals, type TextLengths } from './stats.ts';
 import { findLead } from './lead.ts';
@@ -29,10 +30,15 @@ import { contains, withLeading } from './tree.ts';
 /**
  * Reduces `body` to its main content, in place, and returns the element to convert, or
  * undefined when the result is not plausibly the page's content (then run `fallbackContent` on
- * a fresh copy of the page). The page's main heading (its first `<h1>`) is kept even when it
+ * a fresh copy of the page). `productNames` are those the page's JSON-LD describes
+ * (`productNamesIn`, read before cleaning). The page's main heading (its first `<h1>`) is kept even when it
  * stands outside the content root. `pageUrl` tells links to other sites from the site's own.
  */
-export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode | undefined {
+export function extractMainContent(
+  body: ParentNode,
+  pageUrl = '',
+  productNames: readonly string[] = [],
+): ParentNode | undefined {
   const site = siteOf(pageUrl);
   const heading = findMainHeading(body);
   const lengths: TextLengths = new Map();
@@ -50,6 +56,8 @@ export function extractMainContent(body: ParentNode, pageUrl = ''): ParentNode |
   // Strip furniture page-wide first, so that choosing the root is not misled by a mega-menu.
   const removals = removeBoilerplate(body, stats, pageText, heading, keep);
   updateStatsAfterRemovals(body, stats, lengths, removals);
+  if (isProductPage(heading, productNames))
+    updateStatsAfterRemovals(body, stats, lengths, removeOtherProducts(body, stats, heading));
 
   removeLabelledFurniture(body, stats, pageText);
   removeReadAlsoLines(body, stats);
@@ -83,3 +91,4 @@ function findMainHeading(body: ParentNode): Element | undefined {
 }
 
 export { fallbackContent } from './plausibility.ts';
+export { productNamesIn } from './products.ts';

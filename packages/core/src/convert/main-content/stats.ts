@@ -147,16 +147,27 @@ export function isCardLink(element: Element): boolean {
 }
 
 function wrapsTitleAndSummary(element: Element): boolean {
-  let blocks = 0;
-  for (const child of element.children) {
+  const count = { paragraphs: 0 };
+  countTextBlocks(element, 0, count);
+  return count.paragraphs >= 2;
+}
+
+// How deep below a link its title and summary are looked for: CMS cards wrap them in a column
+// and a field (`a > div.listing-right > div.field > p`).
+const cardDepth = 4;
+
+/**
+ * Counts the paragraphs and headings below `node`, through wrapping divs and spans. A menu link
+ * wraps one label, maybe with a subtitle in spans; a card wraps a title and a summary.
+ */
+function countTextBlocks(node: Element, depth: number, count: { paragraphs: number }): void {
+  for (const child of node.children) {
     if (!isTag(child)) continue;
-    if (cardTextTags.has(child.name)) blocks++;
-    else if (child.name === 'div' || child.name === 'span')
-      for (const inner of child.children)
-        if (isTag(inner) && cardTextTags.has(inner.name)) blocks++;
-    if (blocks >= 2) return true;
+    if (cardTextTags.has(child.name)) count.paragraphs++;
+    else if ((child.name === 'div' || child.name === 'span') && depth < cardDepth)
+      countTextBlocks(child, depth + 1, count);
+    if (count.paragraphs >= 2) return;
   }
-  return false;
 }
 
 /** The statistics of one node from its text and its child elements' entries in `stats`. */
