@@ -1,7 +1,8 @@
 /**
  * `trawl worker`: a process that runs the jobs of a deployment (issue 21). It takes `job` units
  * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness), `page` units (it
- * scrapes one URL of any job) and `monitor-check` units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM
+ * scrapes one URL of any job), the job host's `agent` and `extract` units and `monitor-check`
+ * units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM
  * settings `trawl serve` would have. Start as many as the machines allow; `trawl serve --role api`
  * answers the requests.
  */
@@ -19,7 +20,7 @@ import { openCounters, openStore } from './store.ts';
 
 const usage = `Usage: trawl worker [options]
 
-Runs crawls, batch scrapes and monitor checks queued by 'trawl serve --role api' (or any
+Runs crawls, batch scrapes, extract jobs, agent runs and monitor checks queued by 'trawl serve --role api' (or any
 'trawl serve') until Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
 TRAWL_REDIS_URL, and TRAWL_STORE=postgres (or redis). A job whose worker dies is taken over by
 another once its lease (TRAWL_QUEUE_LEASE_MS) expires. As with 'trawl serve', fetching private and
@@ -65,6 +66,10 @@ export const workerCommand: Command = {
         pageConcurrency: concurrency,
       });
       await server.jobs.consume({ pageConcurrency: concurrency });
+      // Agent runs and extract jobs: the host takes their units; those a killed process left
+      // without one are queued again.
+      await server.host.consume();
+      await server.host.restore();
       // Monitor checks the API processes hand over; their schedules stay with the API.
       const monitors = serverMonitors(server, (message, error) =>
         io.stderr(`${message}${error instanceof Error ? `: ${error.message}` : ''}\n`),
@@ -79,6 +84,7 @@ export const workerCommand: Command = {
       );
       await untilStopped(io.signal);
       // Units this worker held run elsewhere once their lease expires; nothing is cancelled.
+      server.host.close();
       await queue.close();
       await monitors.close();
       await server.webhookDrain.stop();

@@ -32,7 +32,13 @@ export function buildServer(options: ServerOptions): TrawlServer {
   answerErrors(app);
   // Retries waiting on a failing receiver must not hold a closing server; what was not
   // delivered stays pending in the store for the next start.
+  // Jobs a stopped process left going are queued again once this one is ready; at close the
+  // runs of this process are let go, to be resumed wherever they are taken next.
+  app.addHook('onReady', async () => {
+    await server.host.restore();
+  });
   app.addHook('onClose', async () => {
+    server.host.close();
     await server.webhookDrain.stop();
     await server.webhooks.close();
   });

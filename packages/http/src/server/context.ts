@@ -20,10 +20,13 @@ import {
   type AdmissionTicket,
   CreditLedger,
   FeedbackService,
+  JobHost,
   type CreditLedgerOptions,
   type FeedbackSettings,
 } from '@trawl/core/server';
+import { agentJobs } from './agent-jobs.ts';
 import type { ApiKeys } from './auth.ts';
+import { extractJobs } from './extract-jobs.ts';
 import { JobRegistry } from './jobs.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
 import { TokenUsageBook } from './llm-usage.ts';
@@ -94,6 +97,8 @@ export interface ServerContext {
   /** Delivers what the outbox holds and no live process does; `trawl serve` starts it. */
   webhookDrain: WebhookOutboxDrain;
   jobs: JobRegistry;
+  /** The job host: agent runs and extract jobs, run wherever the queue hands them. */
+  host: JobHost;
   queue: Queue;
   tokens: TokenUsageBook;
   rate: RateLimiter;
@@ -165,12 +170,22 @@ export function serverContext(options: ServerOptions): ServerContext {
     },
     webhooks,
   });
+  const log = (message: string, error?: unknown) =>
+    process.stderr.write(`${message}${error instanceof Error ? `: ${error.message}` : ''}\n`);
+  const host = new JobHost({ store, queue, log });
+  const searchProviders = options.searchProviders ?? [];
+  host.register(
+    agentJobs({ store, config, llm, admission, records, webhooks, providers: searchProviders, log }),
+  );
+  host.register(extractJobs({ store, config, llm, admission }));
   // The process that accepts a job runs it too, unless it is only the API of a deployment.
   // `trawl serve` awaits the same promise, so a shared queue that cannot start stops it there.
-  if (options.role !== 'api')
+  if (options.role !== 'api') {
     jobs
       .consume({ pageConcurrency: options.pageConcurrency ?? config.crawlConcurrency })
       .catch(() => undefined);
+    host.consume().catch(() => undefined);
+  }
   return {
     options,
     store,
@@ -190,13 +205,14 @@ export function serverContext(options: ServerOptions): ServerContext {
     webhooks,
     webhookDrain: new WebhookOutboxDrain(webhooks),
     jobs,
+    host,
     queue,
     tokens,
     rate: new RateLimiter(options.limits?.ratePerMinute ?? 0, counters),
     concurrency: new TeamConcurrency(options.limits?.teamConcurrency ?? 0, counters),
     idempotency: new IdempotencyKeys(store),
     limits: options.limits ?? {},
-    searchProviders: options.searchProviders ?? [],
+    searchProviders,
     base: (request) => `${request.protocol}://${request.host}`,
     metered,
   };
