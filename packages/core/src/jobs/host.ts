@@ -222,9 +222,14 @@ export class JobHost {
       running.cancelled = true;
       this.#cancels.abortHere(id);
     }
-    watch.signal.addEventListener('abort', () => (running.cancelled ||= !running.handedOver), {
-      once: true,
-    });
+    // An abort that is not a hand-over is a cancel (asked in another process, seen by the watch).
+    watch.signal.addEventListener(
+      'abort',
+      () => {
+        if (!running.handedOver) running.cancelled = true;
+      },
+      { once: true },
+    );
     const control: RunControl<HostedRecord> = {
       signal: watch.signal,
       get cancelled() {

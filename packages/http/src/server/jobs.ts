@@ -33,7 +33,7 @@ import {
   withoutUserinfo,
 } from '@trawl/core/server';
 import { pageDispatch, pageUnitKind, PageUnitRunner, unmeteredPage } from './page-units.ts';
-import type { MeteredLlm } from './context.ts';
+import type { MeteredLlm } from '../process/services.ts';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';

@@ -6,7 +6,7 @@
  */
 import type { EngineConfig, Queue, QueueUnit, Store } from '@trawl/core';
 import { CancelWatch, scrapeJobPage, type PageDispatch } from '@trawl/core/server';
-import type { MeteredLlm } from './context.ts';
+import type { MeteredLlm } from '../process/services.ts';
 
 /** Kind of the page units on the queue. */
 export const pageUnitKind = 'page';
