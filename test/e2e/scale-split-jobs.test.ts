@@ -102,8 +102,7 @@ it.skipIf(missing !== undefined)(
     await deployment.api?.kill();
     slow = false;
 
-    await deployment.startApi();
-    await deployment.startWorker();
+    await Promise.all([deployment.startApi(), deployment.startWorker()]);
     const agentStatus = () => deployment.call('GET', `/v2/agent/${agentId}`);
     const extractStatus = () => deployment.call('GET', `/v2/extract/${extractId}`);
     await vi.waitFor(

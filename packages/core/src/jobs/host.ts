@@ -96,6 +96,11 @@ export class JobHost {
   /** Writes of each job, one after another, so an older state never lands last. */
   readonly #writes = new Map<string, Promise<unknown>>();
   readonly #cancels: CancelWatch;
+  /**
+   * Jobs started here that the embedded queue runs here, as given: their options stay the
+   * objects the request's check resolved, so they are not parsed again.
+   */
+  readonly #fresh = new Map<string, HostedRecord>();
   #consuming: Promise<void> | undefined;
   #closing = false;
 
@@ -123,6 +128,7 @@ export class JobHost {
     const handler = this.#kind(kind);
     await this.#save(handler, record);
     await handler.started?.(record);
+    if (!this.#queue.capabilities.shared) this.#fresh.set(record.id, record);
     await this.#queue.add(unitOf(kind, record));
   }
 
@@ -206,8 +212,11 @@ export class JobHost {
   async #runUnit(unit: QueueUnit, signal: AbortSignal): Promise<null> {
     const { team, id } = unit.data as UnitData;
     const handler = this.#kind(unit.kind);
+    const fresh = this.#fresh.get(id);
+    this.#fresh.delete(id);
     if (this.#running.has(id) || signal.aborted || this.#closing) return null;
-    const stored = await this.#store.get<HostedRecord>(handler.namespace, keyOf(team, id));
+    const stored =
+      fresh ?? (await this.#store.get<HostedRecord>(handler.namespace, keyOf(team, id)));
     if (stored?.status !== 'processing') return null;
     const running: Running = { record: stored, cancelled: false, handedOver: false };
     this.#running.set(id, running);
