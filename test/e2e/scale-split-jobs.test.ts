@@ -66,7 +66,10 @@ it.skipIf(missing !== undefined)(
     }).open();
     await deployment.startApi();
     const agentId = (
-      await deployment.call('POST', '/v2/agent', { prompt: 'Three products', schema: productsSchema })
+      await deployment.call('POST', '/v2/agent', {
+        prompt: 'Three products',
+        schema: productsSchema,
+      })
     )['id'] as string;
     const extractId = (
       await deployment.call('POST', '/v2/extract', {
@@ -123,7 +126,11 @@ it.skipIf(missing !== undefined)(
     const trace = await deployment.call('GET', `/v2/agent/${agentId}/trace`);
     const types = (trace['events'] as { type: string }[]).map((event) => event.type);
     expect(types).toContain('run.resumed');
-    expect(agentRequests().slice(agentAsked).map((r) => resultsOf(r.body).length)).toEqual([3]);
+    expect(
+      agentRequests()
+        .slice(agentAsked)
+        .map((r) => resultsOf(r.body).length),
+    ).toEqual([3]);
     expect((await extractStatus())['data']).toEqual({ titles: ['Installation'] });
   },
   240_000,

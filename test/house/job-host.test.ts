@@ -69,9 +69,7 @@ describe('trawl worker', () => {
     expect([...packages].filter((name) => /fastify/.test(name))).toEqual([]);
     const serverOnly = ['server/app.ts', 'server/context.ts', 'server/door.ts', 'server/routes'];
     const loaded = [...files].map((path) => relative(httpSrc, path));
-    expect(loaded.filter((path) => serverOnly.some((part) => path.startsWith(part)))).toEqual(
-      [],
-    );
+    expect(loaded.filter((path) => serverOnly.some((part) => path.startsWith(part)))).toEqual([]);
     // And it builds its services with the same builder as `trawl serve`.
     expect(read(join(httpSrc, 'cli/worker.ts'))).toMatch(/buildProcess\(/);
     expect(read(join(httpSrc, 'server/context.ts'))).toMatch(/buildProcess\(/);

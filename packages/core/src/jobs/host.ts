@@ -115,7 +115,7 @@ export class JobHost {
   register<R extends HostedRecord>(handler: JobKindHandler<R>): void {
     if (this.#kinds.has(handler.kind))
       throw new Error(`a job kind '${handler.kind}' is registered`);
-    this.#kinds.set(handler.kind, handler as unknown as JobKindHandler<HostedRecord>);
+    this.#kinds.set(handler.kind, handler);
   }
 
   /** The kinds registered, by name. */
@@ -136,7 +136,11 @@ export class JobHost {
    * A team's job of `kind`: the live record while it runs here, else as stored; a job cancelled
    * and not yet ended reads `cancelled`. Undefined for another team's id, as for an unknown one.
    */
-  async get<R extends HostedRecord>(kind: string, team: string, id: string): Promise<R | undefined> {
+  async get<R extends HostedRecord>(
+    kind: string,
+    team: string,
+    id: string,
+  ): Promise<R | undefined> {
     const running = this.#running.get(id);
     if (running) {
       if (running.record.team !== team) return undefined;
@@ -247,7 +251,8 @@ export class JobHost {
       get handedOver() {
         return running.handedOver;
       },
-      checkpoint: (record) => (running.handedOver ? Promise.resolve() : this.#save(handler, record)),
+      checkpoint: (record) =>
+        running.handedOver ? Promise.resolve() : this.#save(handler, record),
     };
     try {
       let ended: HostedRecord;

@@ -194,7 +194,16 @@ export function buildProcess(options: ProcessOptions): ProcessServices {
   });
   const host = new JobHost({ store, queue, log });
   host.register(
-    agentJobs({ store, config, llm, admission, records, webhooks, providers: searchProviders, log }),
+    agentJobs({
+      store,
+      config,
+      llm,
+      admission,
+      records,
+      webhooks,
+      providers: searchProviders,
+      log,
+    }),
   );
   host.register(extractJobs({ store, config, llm, admission }));
   const monitorSettings = options.monitors;
@@ -262,7 +271,9 @@ export function buildProcess(options: ProcessOptions): ProcessServices {
         await webhooks.close();
         await monitors.stop();
         await Promise.allSettled(
-          (monitorSettings?.notifiers ?? []).map((notifier) => notifier.close?.()),
+          (monitorSettings?.notifiers ?? []).map(
+            (notifier) => notifier.close?.() ?? Promise.resolve(),
+          ),
         );
       })();
       return stopped;

@@ -20,12 +20,7 @@ import {
   type SearchProvider,
   type Store,
 } from '@trawl/core';
-import {
-  dayMs,
-  type Admission,
-  type HostedRecord,
-  type JobKindHandler,
-} from '@trawl/core/server';
+import { dayMs, type Admission, type HostedRecord, type JobKindHandler } from '@trawl/core/server';
 import type { RequestRecords } from './records.ts';
 import type { WebhookConfig, WebhookSender } from './webhooks.ts';
 

@@ -6,12 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { FeedbackService, type FeedbackSettings } from '@trawl/core/server';
-import {
-  buildProcess,
-  type MeteredLlm,
-  type ProcessOptions,
-  type ProcessServices,
-} from '../process/services.ts';
+import { buildProcess, type ProcessOptions, type ProcessServices } from '../process/services.ts';
 import type { ApiKeys } from './auth.ts';
 import { IdempotencyKeys, RateLimiter, TeamConcurrency } from './limits.ts';
 

@@ -14,12 +14,7 @@ import {
   type ResolvedExtractOptions,
   type Store,
 } from '@trawl/core';
-import {
-  dayMs,
-  type Admission,
-  type HostedRecord,
-  type JobKindHandler,
-} from '@trawl/core/server';
+import { dayMs, type Admission, type HostedRecord, type JobKindHandler } from '@trawl/core/server';
 
 /** The kind's name on the host and the queue. */
 export const extractKind = 'extract';
