@@ -38,15 +38,24 @@ describe('the job host', () => {
     expect(makers.map(shortName)).toEqual(['packages/http/src/process/services.ts']);
   });
 
-  it('has the agent and extract registered as kinds of job, in every role', () => {
+  it('has every kind of job registered, in every role; a process that runs jobs takes crawls too', async () => {
     for (const role of ['serve', 'api', 'worker', 'cli'] as const) {
       const services = buildProcess({
         role,
         store: new MemoryStore(),
         config: resolveEngineConfig(),
       });
-      expect(services.host.kinds.sort()).toEqual(['agent', 'extract']);
+      const runs = role === 'serve' || role === 'worker';
+      // `job`: the unit that drives a crawl or batch scrape (with the embedded queue, its pages
+      // and monitor checks run in the process that starts them, not as units).
+      expect(services.host.kinds).toEqual(['agent', 'extract', ...(runs ? ['job'] : [])]);
+      await services.stop();
     }
+  });
+
+  it('is the one place a process takes work off the queue', () => {
+    const consumers = sourceFiles().filter((path) => /queue\.consume\(/i.test(read(path)));
+    expect(consumers.map(shortName)).toEqual(['packages/core/src/jobs/host.ts']);
   });
 
   it('runs every job of the routes: no route plugin keeps running work or a queue of its own', () => {

@@ -34,6 +34,7 @@ export type {
   JobHostOptions,
   JobKindHandler,
   RunControl,
+  UnitKind,
 } from './jobs/host.ts';
 export type { JobRecord } from './crawl/frontier.ts';
 export { crawlOptionsFromPrompt } from './crawl/prompt-options.ts';

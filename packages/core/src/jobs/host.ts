@@ -11,7 +11,7 @@
  * checkpoint stored it, and the next one to take the unit runs the kind again from there.
  */
 import { toTrawlError } from '../errors.ts';
-import type { Queue, QueueUnit } from '../interfaces/queue.ts';
+import type { Queue, QueueUnit, UnitHandler } from '../interfaces/queue.ts';
 import { scanStore, type Store } from '../interfaces/store.ts';
 import { CancelWatch, isCancelRequested, requestCancel } from './cancels.ts';
 
@@ -65,6 +65,18 @@ export interface JobKindHandler<R extends HostedRecord> {
   ended?(record: R): Promise<void>;
 }
 
+/**
+ * Units of a kind of job that keeps its records itself (a crawl's owner and its pages, with the
+ * frontier in the store; a monitor check): the host only takes them off the queue, in one place
+ * with every other kind.
+ */
+export interface UnitKind {
+  kind: string;
+  run: UnitHandler;
+  /** Units of it this process runs at once; 0: no bound. */
+  concurrency: number;
+}
+
 /** What the host is built from. */
 export interface JobHostOptions {
   store: Store;
@@ -92,6 +104,7 @@ export class JobHost {
   readonly #queue: Queue;
   readonly #log: (message: string, error?: unknown) => void;
   readonly #kinds = new Map<string, JobKindHandler<HostedRecord>>();
+  readonly #units = new Map<string, UnitKind>();
   readonly #running = new Map<string, Running>();
   /** Writes of each job, one after another, so an older state never lands last. */
   readonly #writes = new Map<string, Promise<unknown>>();
@@ -113,14 +126,24 @@ export class JobHost {
 
   /** Registers a kind; every kind is registered before `consume` or `restore`. */
   register<R extends HostedRecord>(handler: JobKindHandler<R>): void {
-    if (this.#kinds.has(handler.kind))
-      throw new Error(`a job kind '${handler.kind}' is registered`);
+    this.#mustBeNew(handler.kind);
     this.#kinds.set(handler.kind, handler);
   }
 
-  /** The kinds registered, by name. */
+  /** Registers the units of a kind that keeps its own records; before `consume`. */
+  registerUnits(units: UnitKind): void {
+    this.#mustBeNew(units.kind);
+    this.#units.set(units.kind, units);
+  }
+
+  /** The kinds registered, by name: those whose records the host keeps, then the others. */
   get kinds(): string[] {
-    return [...this.#kinds.keys()];
+    return [...this.#kinds.keys(), ...this.#units.keys()];
+  }
+
+  #mustBeNew(kind: string): void {
+    if (this.#kinds.has(kind) || this.#units.has(kind))
+      throw new Error(`a job kind '${kind}' is registered`);
   }
 
   /** Stores a new job, queues its unit and reports its start. */
@@ -174,7 +197,10 @@ export class JobHost {
     this.#cancels.abortHere(id);
   }
 
-  /** Runs the jobs of every kind queued anywhere (`trawl serve`, `trawl worker`; not the API role). */
+  /**
+   * Runs the units of every kind queued anywhere (`trawl serve`, `trawl worker`; not the API
+   * role): the one place a process takes work off the queue.
+   */
   consume(): Promise<void> {
     this.#consuming ??= (async () => {
       const shared = this.#queue.capabilities.shared;
@@ -183,6 +209,8 @@ export class JobHost {
           // In-process every job runs at once, as it always did.
           concurrency: shared ? (handler.concurrency ?? 20) : 0,
         });
+      for (const units of this.#units.values())
+        await this.#queue.consume(units.kind, units.run, { concurrency: units.concurrency });
     })();
     return this.#consuming;
   }

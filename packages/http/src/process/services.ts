@@ -222,9 +222,12 @@ export function buildProcess(options: ProcessOptions): ProcessServices {
   // A process that runs jobs takes its queue's units from the start, as it always did (the
   // embedded queue runs a job's unit as it is added); `start()` awaits the same promise, so a
   // shared queue that cannot start stops the process there.
-  const consuming = runsJobs(role)
-    ? Promise.all([jobs.consume({ pageConcurrency }), host.consume()])
-    : Promise.resolve();
+  if (runsJobs(role)) {
+    for (const units of jobs.units({ pageConcurrency })) host.registerUnits(units);
+    const checks = monitors.checkUnits();
+    if (checks) host.registerUnits(checks);
+  }
+  const consuming = runsJobs(role) ? host.consume() : Promise.resolve();
   consuming.catch(() => undefined);
   let started: Promise<ProcessStarted> | undefined;
   let stopped: Promise<void> | undefined;
@@ -251,7 +254,6 @@ export function buildProcess(options: ProcessOptions): ProcessServices {
     start() {
       started ??= (async () => {
         await consuming;
-        if (runsJobs(role)) await monitors.consumeChecks();
         // Deliveries a previous run left pending go first, so each job's events stay in order;
         // the drain then goes on taking over those of processes on the same store that die.
         const webhooksPending = await webhookDrain.start();
