@@ -25,7 +25,17 @@ export { submitJob } from './crawl/index.ts';
 export { openJob, StoredJob } from './crawl/stored-job.ts';
 export { scrapeJobPage } from './crawl/shared-owner.ts';
 export type { PageDispatch } from './crawl/shared-owner.ts';
-export { jobCancelsNamespace } from './crawl/frontier.ts';
+export { jobCancelsNamespace } from './jobs/cancels.ts';
+export { CancelWatch, isCancelRequested, requestCancel } from './jobs/cancels.ts';
+export { JobHost } from './jobs/host.ts';
+export type {
+  HostedRecord,
+  HostedStatus,
+  JobHostOptions,
+  JobKindHandler,
+  RunControl,
+  UnitKind,
+} from './jobs/host.ts';
 export type { JobRecord } from './crawl/frontier.ts';
 export { crawlOptionsFromPrompt } from './crawl/prompt-options.ts';
 export type { PromptOptions } from './crawl/prompt-options.ts';

@@ -8,6 +8,8 @@ export { loadConfig, configRows, envNamesOf } from './config.ts';
 export { openStore } from './cli/store.ts';
 export { openQueue } from './cli/queue.ts';
 export { buildServer } from './server/app.ts';
+export { buildProcess } from './process/services.ts';
+export type { ProcessOptions, ProcessServices, ProcessStarted } from './process/services.ts';
 export type { ServerOptions } from './server/app.ts';
 export { ApiKeys } from './server/auth.ts';
 export type { TrawlConfig, ConfigSources, ProcessRole, StorageSettings } from './config.ts';

@@ -20,13 +20,12 @@
 import { keepJsonWhenStored } from '../defaults/stored-json.ts';
 import type { Document } from '../document.ts';
 import { scanStore, type Store, type StoreEntry } from '../interfaces/store.ts';
+import { isCancelRequested } from '../jobs/cancels.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { JobError, JobErrors, JobKind, JobProgress, JobStatus } from './types.ts';
 
 /** Namespace of the job records. */
 export const jobsNamespace = 'jobs';
-/** Namespace of cancel requests, written by any process, read by the job's owner (issue 21). */
-export const jobCancelsNamespace = 'job-cancels';
 
 /** What the store keeps about a job besides its pages. */
 export interface JobRecord {
@@ -102,7 +101,7 @@ export class JobState {
 
   /** Whether some process asked for the job to stop. */
   async isCancelRequested(): Promise<boolean> {
-    return (await this.store.get(jobCancelsNamespace, this.record.id)) !== undefined;
+    return isCancelRequested(this.store, this.record.id);
   }
 
   /**

@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Document } from '../document.ts';
 import type { Store } from '../interfaces/store.ts';
-import { dayMs } from '../internal/time.ts';
-import { jobCancelsNamespace, JobState, type JobRecord } from './frontier.ts';
+import { requestCancel } from '../jobs/cancels.ts';
+import { JobState, type JobRecord } from './frontier.ts';
 import { noProgress, readDocuments, RecordedJob, resultsPage } from './job-reading.ts';
 import type { Job, JobSummary } from './types.ts';
 
@@ -71,9 +71,7 @@ export class StoredJob extends RecordedJob implements Job {
    */
   async cancel(): Promise<void> {
     if (this.status !== 'scraping') return;
-    await this.state.store.set(jobCancelsNamespace, this.id, new Date().toISOString(), {
-      ttlMs: dayMs,
-    });
+    await requestCancel(this.state.store, this.id);
     const deadline = Date.now() + cancelWaitMs;
     while (Date.now() < deadline) {
       await sleep(pollMs / 2);

@@ -23,6 +23,7 @@ import type { Notifier } from '../interfaces/notifier.ts';
 import type { Queue } from '../interfaces/queue.ts';
 import type { SearchProvider } from '../interfaces/search-provider.ts';
 import type { Store } from '../interfaces/store.ts';
+import type { UnitKind } from '../jobs/host.ts';
 import { KeyedQueue } from '../internal/keyed-queue.ts';
 import { dayMs } from '../internal/time.ts';
 import { givenOptions, resolveOptions } from '../internal/resolved.ts';
@@ -89,8 +90,8 @@ export interface MonitorsOptions {
   /** Told what went wrong in the background (a failed save, a judge failure). */
   onWarning?: (message: string, error?: unknown) => void;
   /**
-   * A queue shared with worker processes: checks then run on the processes that call
-   * `consumeChecks()`. Unset or in-process: each process runs the checks it starts.
+   * A queue shared with worker processes: checks then run on the processes whose job host
+   * consumes `checkUnits()`. Unset or in-process: each process runs the checks it starts.
    */
   queue?: Queue;
 }
@@ -358,20 +359,17 @@ export class Monitors {
   }
 
   /**
-   * Runs here the checks that processes sharing the queue hand over (a worker's part), up to
-   * `monitorConcurrency` at once. Without a shared queue each process runs its own checks and
-   * this does nothing.
+   * The checks that processes sharing the queue hand over, as units for the job host of a
+   * process that runs them (a worker's part), up to `monitorConcurrency` at once. Without a
+   * shared queue each process runs its own checks, and there are none.
    */
-  async consumeChecks(): Promise<void> {
-    const queue = this.#options.queue;
-    if (!queue?.capabilities.shared) return;
-    await queue.consume(
-      monitorCheckUnitKind,
-      (unit, signal) => this.#checks.runUnit(unit.data, signal),
-      {
-        concurrency: this.#config.monitorConcurrency,
-      },
-    );
+  checkUnits(): UnitKind | undefined {
+    if (!this.#options.queue?.capabilities.shared) return undefined;
+    return {
+      kind: monitorCheckUnitKind,
+      run: (unit, signal) => this.#checks.runUnit(unit.data, signal),
+      concurrency: this.#config.monitorConcurrency,
+    };
   }
 
   /** Resolves when no check of this process is running or queued. */

@@ -76,18 +76,15 @@ export const serveCommand: Command = {
     }
     const queue = openQueue(config);
     const app = buildServer({ ...optionsWith({ store, queue, keys, counters }), role });
-    // A shared queue that cannot start (Redis down) stops the server here, not later.
-    if (role === 'all') await app.jobs.consume({ pageConcurrency: config.engine.crawlConcurrency });
-    // Deliveries a previous run left pending go first, so each job's events stay in order; the
-    // drain then goes on taking over those of processes on the same store that die.
-    const webhooksPending = await app.webhookDrain.start();
-    const resumed = await app.jobs.restore();
+    // The services start as the server gets ready: a shared queue that cannot start (Redis
+    // down) stops it here, not later; jobs and webhooks a previous run left go on.
     await app.listen({ port, host }).catch((error: unknown) => {
       if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
       throw new ValidationError(
         `port ${port} on ${host} is in use: stop what listens there, or choose another port with --port or PORT`,
       );
     });
+    const { resumedJobs: resumed, webhooksPending } = await app.services.start();
     // What the socket really is bound to, not what was asked: 0.0.0.0 or :: is every address.
     say(
       `${listeningLine(app.server.address(), keys.keyless)}` +
@@ -104,12 +101,9 @@ export const serveCommand: Command = {
       stop.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     process.off('SIGTERM', onTerm);
-    // Webhooks first: a receiver that keeps failing would otherwise hold the shutdown for its
-    // whole retry schedule (a minute and more). Undelivered events stay pending in the store.
-    await app.webhookDrain.stop();
-    await app.webhooks.close();
-    // Stop taking requests; running jobs keep their frontier in the store and resume at the next
-    // start, so they are left as they are rather than cancelled.
+    // Stop taking requests and let the services go (webhooks first, process/services.ts);
+    // running jobs keep their state in the store and resume at the next start, so they are left
+    // as they are rather than cancelled.
     await app.close();
     await queue.close();
     await counters.close();

@@ -1,25 +1,24 @@
 /**
  * `trawl worker`: a process that runs the jobs of a deployment (issue 21). It takes `job` units
  * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness), `page` units (it
- * scrapes one URL of any job) and `monitor-check` units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM
+ * scrapes one URL of any job), the job host's `agent` and `extract` units and `monitor-check`
+ * units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM
  * settings `trawl serve` would have. Start as many as the machines allow; `trawl serve --role api`
  * answers the requests.
  */
 import { ValidationError } from '@trawl/core';
 import { loadConfig } from '../config.ts';
-import { ApiKeys } from '../server/auth.ts';
-import { serverContext } from '../server/context.ts';
-import { serverMonitors } from '../server/monitors.ts';
+import { buildProcess } from '../process/services.ts';
 import { parseFlags, UsageError } from './args.ts';
 import type { Command } from './index.ts';
 import { quietable, quietFlagOption, toInteger } from './page-flags.ts';
 import { openQueue } from './queue.ts';
-import { serverOptionsFrom } from './server-options.ts';
+import { processOptionsFrom } from './server-options.ts';
 import { openCounters, openStore } from './store.ts';
 
 const usage = `Usage: trawl worker [options]
 
-Runs crawls, batch scrapes and monitor checks queued by 'trawl serve --role api' (or any
+Runs crawls, batch scrapes, extract jobs, agent runs and monitor checks queued by 'trawl serve --role api' (or any
 'trawl serve') until Ctrl-C or SIGTERM. Needs the deployment's shared queue and store: TRAWL_QUEUE=bullmq with
 TRAWL_REDIS_URL, and TRAWL_STORE=postgres (or redis). A job whose worker dies is taken over by
 another once its lease (TRAWL_QUEUE_LEASE_MS) expires. As with 'trawl serve', fetching private and
@@ -60,35 +59,31 @@ export const workerCommand: Command = {
       throw new ValidationError(
         'trawl worker needs a store other processes share: TRAWL_STORE=postgres (TRAWL_DATABASE_URL) or redis',
       );
-    const optionsWith = serverOptionsFrom(config);
+    const optionsWith = processOptionsFrom(config);
     const store = await openStore(config);
     const queue = openQueue(config);
     const counters = await openCounters(config);
     try {
-      const keys = await ApiKeys.load(store, config.server.apiKeys);
-      const server = serverContext({
-        ...optionsWith({ store, queue, keys, counters }),
+      // The services of `trawl serve` as the worker role has them: no HTTP server, no keys.
+      const services = buildProcess({
+        ...optionsWith({ store, queue, counters }),
+        role: 'worker',
         pageConcurrency: concurrency,
+        log: (message, error) =>
+          io.stderr(`${message}${error instanceof Error ? `: ${error.message}` : ''}\n`),
       });
-      await server.jobs.consume({ pageConcurrency: concurrency });
-      // Monitor checks the API processes hand over; their schedules stay with the API.
-      const monitors = serverMonitors(server, (message, error) =>
-        io.stderr(`${message}${error instanceof Error ? `: ${error.message}` : ''}\n`),
-      );
-      await monitors.service.consumeChecks();
-      // Webhook deliveries in the shared store's outbox that no live process holds (a killed
-      // process's) are taken over and retried here too, as by `trawl serve` (issue 21, item 7).
-      const webhooksPending = await server.webhookDrain.start();
+      // Crawls, batch scrapes, their pages, agent runs, extract jobs and monitor checks from the
+      // queue; webhook deliveries in the shared store's outbox that no live process holds (a
+      // killed process's) are taken over and retried here too, as by `trawl serve`.
+      const { webhooksPending } = await services.start();
       say(
         `Trawl worker ${process.pid}: ${concurrency} page(s) at a time from queue '${config.storage.queuePrefix}'` +
           `${webhooksPending > 0 ? `; ${webhooksPending} pending webhook(s) queued again` : ''}\n`,
       );
       await untilStopped(io.signal);
       // Units this worker held run elsewhere once their lease expires; nothing is cancelled.
+      await services.stop();
       await queue.close();
-      await monitors.close();
-      await server.webhookDrain.stop();
-      await server.webhooks.close();
       say('Trawl worker stopped; its jobs continue on other workers.\n');
       return 0;
     } finally {

@@ -16,7 +16,10 @@ export type { ServerOptions } from './context.ts';
 
 /** The server with the services tests and `trawl serve` reach into. */
 export type TrawlServer = FastifyInstance &
-  Pick<ServerContext, 'jobs' | 'webhooks' | 'webhookDrain' | 'records' | 'ledger'>;
+  Pick<ServerContext, 'jobs' | 'host' | 'webhooks' | 'webhookDrain' | 'records' | 'ledger'> & {
+    /** The process's services, which start when the server is ready and stop when it closes. */
+    services: ServerContext;
+  };
 
 /** Builds the server; call `listen()` on it, or `inject()` in tests. */
 export function buildServer(options: ServerOptions): TrawlServer {
@@ -30,12 +33,12 @@ export function buildServer(options: ServerOptions): TrawlServer {
   app.decorateRequest('team', '');
   limitJsonDepth(app);
   answerErrors(app);
-  // Retries waiting on a failing receiver must not hold a closing server; what was not
-  // delivered stays pending in the store for the next start.
-  app.addHook('onClose', async () => {
-    await server.webhookDrain.stop();
-    await server.webhooks.close();
+  // The process's services start with the server and stop with it (process/services.ts):
+  // running jobs are let go, to resume wherever they are taken next.
+  app.addHook('onReady', async () => {
+    await server.start();
   });
+  app.addHook('onClose', () => server.stop());
 
   // A browser session's CDP client sends big messages (Playwright's injected script is 256 KiB,
   // a file it uploads goes as base64); /cdp refuses a wrong token before the upgrade.
@@ -47,6 +50,14 @@ export function buildServer(options: ServerOptions): TrawlServer {
     for (const plugin of routePlugins) plugin(scope, server);
     done();
   });
-  const { jobs, webhooks, webhookDrain, records, ledger } = server;
-  return Object.assign(app, { jobs, webhooks, webhookDrain, records, ledger });
+  const { jobs, host, webhooks, webhookDrain, records, ledger } = server;
+  return Object.assign(app, {
+    jobs,
+    host,
+    webhooks,
+    webhookDrain,
+    records,
+    ledger,
+    services: server,
+  });
 }

@@ -7,7 +7,7 @@
 import { crawlOptionsSchema, type CrawlOptions, type ResolvedCrawlOptions } from '@trawl/core';
 import { crawlOptionsFromPrompt } from '@trawl/core/server';
 import { resolveOptions } from '@trawl/core/server';
-import type { MeteredLlm } from './context.ts';
+import type { MeteredLlm } from '../process/services.ts';
 
 /** The options a crawl's prompt turned into, by job id (the status answers them). */
 export const promptOptionsNamespace = 'crawl-prompt-options';

@@ -24,6 +24,7 @@ import {
   type ResolvedCrawlOptions,
   type Store,
 } from '@trawl/core';
+import type { UnitKind } from '@trawl/core/server';
 import {
   dayMs,
   givenOptions,
@@ -33,7 +34,7 @@ import {
   withoutUserinfo,
 } from '@trawl/core/server';
 import { pageDispatch, pageUnitKind, PageUnitRunner, unmeteredPage } from './page-units.ts';
-import type { MeteredLlm } from './context.ts';
+import type { MeteredLlm } from '../process/services.ts';
 import { pagePayload, type WebhookConfig, type WebhookSender } from './webhooks.ts';
 
 const ownersNamespace = 'job-owners';
@@ -95,7 +96,8 @@ export class JobRegistry {
   /** Jobs started here that this process drives, until their runner exists. */
   readonly #starting = new Map<string, PromiseWithResolvers<void>>();
   readonly #hooks: JobHooks;
-  #consuming: Promise<void> | undefined;
+  /** Whether this process drives jobs (its units are consumed here). */
+  #runsHere = false;
 
   constructor(store: Store, config: EngineConfig, queue: Queue, hooks: JobHooks = {}) {
     this.#store = store;
@@ -130,30 +132,30 @@ export class JobRegistry {
   }
 
   /**
-   * Takes part in running jobs: drives `job` units and, with a shared queue, scrapes `page`
-   * units. `trawl serve` and `trawl worker` call it; `trawl serve --role api` does not.
+   * The units this process takes part in running jobs with, for the job host to consume: it
+   * drives `job` units and, with a shared queue, scrapes `page` units. `trawl serve` and
+   * `trawl worker` take them; `trawl serve --role api` does not.
    */
-  consume(options: ConsumeJobsOptions): Promise<void> {
-    this.#consuming ??= this.#consume(options);
-    return this.#consuming;
-  }
-
-  async #consume(options: ConsumeJobsOptions): Promise<void> {
+  units(options: ConsumeJobsOptions): UnitKind[] {
     const shared = this.#queue.capabilities.shared;
+    this.#runsHere = true;
     // In-process, every job runs at once, as it always did; its pages are scraped by its runner.
-    await this.#queue.consume(jobUnitKind, (unit, signal) => this.#drive(unit, signal), {
-      concurrency: shared ? jobsPerWorker : 0,
-    });
+    const units: UnitKind[] = [
+      {
+        kind: jobUnitKind,
+        run: (unit, signal) => this.#drive(unit, signal),
+        concurrency: shared ? jobsPerWorker : 0,
+      },
+    ];
     if (shared) {
       const pages = new PageUnitRunner(
         this.#store,
         this.#config,
         (team, jobId) => this.#hooks.pageContext?.(team, jobId) ?? unmeteredPage,
       );
-      await this.#queue.consume(pageUnitKind, pages.run, {
-        concurrency: options.pageConcurrency,
-      });
+      units.push({ kind: pageUnitKind, run: pages.run, concurrency: options.pageConcurrency });
     }
+    return units;
   }
 
   /** Records a new job, who owns it, and queues the unit that drives it. */
@@ -185,7 +187,7 @@ export class JobRegistry {
     if (webhook)
       await this.#hooks.webhooks?.post(webhook, `${family(owner)}.started`, id, startedPayload);
     // The embedded queue runs the unit here: hand back the live job, as before issue 21.
-    const local = this.#consuming !== undefined && !this.#queue.capabilities.shared;
+    const local = this.#runsHere && !this.#queue.capabilities.shared;
     const starting = Promise.withResolvers<void>();
     if (local) this.#starting.set(id, starting);
     await this.#queue.add(jobUnit(id));

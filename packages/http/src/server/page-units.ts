@@ -5,12 +5,11 @@
  * a second.
  */
 import type { EngineConfig, Queue, QueueUnit, Store } from '@trawl/core';
-import { jobCancelsNamespace, scrapeJobPage, type PageDispatch } from '@trawl/core/server';
-import type { MeteredLlm } from './context.ts';
+import { CancelWatch, scrapeJobPage, type PageDispatch } from '@trawl/core/server';
+import type { MeteredLlm } from '../process/services.ts';
 
 /** Kind of the page units on the queue. */
 export const pageUnitKind = 'page';
-const cancelPollMs = 500;
 
 /** What a page unit carries. */
 interface PageUnitData {
@@ -55,9 +54,8 @@ export class PageUnitRunner {
   readonly #store: Store;
   readonly #config: EngineConfig;
   readonly #metered: (team: string, jobId: string) => MeteredLlm;
-  /** Jobs with pages running here, each with the controller a cancel request aborts. */
-  readonly #jobs = new Map<string, { controller: AbortController; pages: number }>();
-  #timer: NodeJS.Timeout | undefined;
+  /** A cancel of a job, asked for in any process, aborts its pages running here. */
+  readonly #cancels: CancelWatch;
 
   constructor(
     store: Store,
@@ -67,12 +65,13 @@ export class PageUnitRunner {
     this.#store = store;
     this.#config = config;
     this.#metered = metered;
+    this.#cancels = new CancelWatch(store);
   }
 
   /** The queue handler of page units. */
   readonly run = async (unit: QueueUnit, signal: AbortSignal): Promise<unknown> => {
     const page = unit.data as PageUnitData;
-    const job = this.#enter(page.jobId);
+    const cancel = this.#cancels.hold(page.jobId);
     const metered = this.#metered(page.team, page.jobId);
     try {
       const context = {
@@ -81,38 +80,10 @@ export class PageUnitRunner {
         config: this.#config,
         team: page.team,
       };
-      return await scrapeJobPage(page, context, AbortSignal.any([signal, job.controller.signal]));
+      return await scrapeJobPage(page, context, AbortSignal.any([signal, cancel.signal]));
     } finally {
-      this.#leave(page.jobId);
+      cancel.release();
       await metered.meter.settle();
     }
   };
-
-  #enter(jobId: string) {
-    let job = this.#jobs.get(jobId);
-    if (!job) {
-      job = { controller: new AbortController(), pages: 0 };
-      this.#jobs.set(jobId, job);
-    }
-    job.pages += 1;
-    this.#timer ??= setInterval(() => void this.#pollCancels(), cancelPollMs);
-    return job;
-  }
-
-  #leave(jobId: string): void {
-    const job = this.#jobs.get(jobId);
-    if (job && --job.pages === 0) this.#jobs.delete(jobId);
-    if (this.#jobs.size === 0) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
-  }
-
-  async #pollCancels(): Promise<void> {
-    for (const [jobId, job] of this.#jobs) {
-      if (job.controller.signal.aborted) continue;
-      const cancelled = await this.#store.get(jobCancelsNamespace, jobId).catch(() => undefined);
-      if (cancelled !== undefined) job.controller.abort(new Error('the job was cancelled'));
-    }
-  }
 }

@@ -3,14 +3,15 @@
  * waiter), `cancelAgent`, `listAgents` and `getAgentTrace` call them: `POST /v2/agent`,
  * `GET /v2/agent/{id}`, `DELETE /v2/agent/{id}`, `GET /v2/agent?before=`,
  * `GET /v2/agent/{id}/trace`. A request is checked at once (bad options: 400; no model: 501,
- * naming the variables), then the run goes on in the background as a stored job (agent-jobs.ts).
+ * naming the variables), then the run goes to the job host (agent-jobs.ts), which runs it
+ * wherever the queue hands it.
  * A team sees only its own runs: another team's id answers 404, as an unknown one does.
  */
 import type { FastifyRequest } from 'fastify';
 import { ValidationError, type AgentOptions } from '@trawl/core';
 import { parseOrThrow, prepareAgent, webhookMetadataSchema } from '@trawl/core/server';
 import { z } from 'zod';
-import { AgentJobs, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
+import { agentKind, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
 import { admit } from '../admission.ts';
 import { Refusal } from '../errors.ts';
 import { wireFields } from '../requests.ts';
@@ -42,27 +43,13 @@ const notFound = () => new Refusal('NOT_FOUND', 'Agent job not found');
 
 /** The agent routes, registered inside the authenticated scope. */
 export const agentRoutes: RoutePlugin = (app, server) => {
-  const { llm, admission } = server;
-  const jobs = new AgentJobs({
-    store: server.store,
-    config: server.config,
-    llm,
-    admission,
-    records: server.records,
-    webhooks: server.webhooks,
-    providers: server.searchProviders,
-    log: (message, error) => app.log.error({ err: error }, message),
-  });
-  // Runs a stopped server left going continue once this one is ready.
-  app.addHook('onReady', async () => {
-    const resumed = await jobs.restore();
-    if (resumed.length > 0) app.log.info(`resumed ${resumed.length} agent run(s)`);
-  });
-  app.addHook('onClose', () => jobs.close());
+  const { llm, admission, host } = server;
 
   let lastCreatedMs = 0;
   const find = async (request: FastifyRequest<{ Params: { id: string } }>) =>
-    uuidPattern.test(request.params.id) ? jobs.get(request.team, request.params.id) : undefined;
+    uuidPattern.test(request.params.id)
+      ? host.get<AgentRecord>(agentKind, request.team, request.params.id)
+      : undefined;
 
   app.post('/v2/agent', async (request) => {
     const {
@@ -100,7 +87,7 @@ export const agentRoutes: RoutePlugin = (app, server) => {
       model: llm!.model,
       ...(webhook ? { webhook: agentWebhook(webhook, request.team) } : {}),
     };
-    await jobs.start(record).catch(async (error: unknown) => {
+    await host.start(agentKind, record).catch(async (error: unknown) => {
       await ticket.settle();
       throw error;
     });
@@ -136,13 +123,21 @@ export const agentRoutes: RoutePlugin = (app, server) => {
     if (!record) throw notFound();
     if (record.status === 'completed' || record.status === 'failed')
       throw new Refusal('CONFLICT', `The agent run is already ${record.status}`);
-    if (record.status === 'processing') await jobs.cancel(record);
+    if (record.status === 'processing') await host.cancel(record.id);
     return { success: true, status: 'cancelled' };
   });
 
   app.get<{ Querystring: { before?: string } }>('/v2/agent', async (request) => {
     const before = beforeOf(request.query.before);
-    const page = await jobs.list(request.team, before, listPageSize + 1);
+    const page = (
+      await host.list<AgentRecord>(
+        agentKind,
+        request.team,
+        (record) => Date.parse(record.createdAt) < before,
+      )
+    )
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+      .slice(0, listPageSize + 1);
     const shown = page.slice(0, listPageSize);
     const last = shown.at(-1);
     return {

@@ -4,7 +4,7 @@
  * check with a page of its pages (`limit`/`skip`/`status`, `next` inside `data`). Every success
  * is 200 with `data` (the SDK requires it); monitors are scoped to the caller's team.
  *
- * The MonitorService lives here too (built by ../monitors.ts): its scheduler starts when the
+ * The MonitorService is the process's (process/services.ts): its scheduler starts when the
  * server is ready and stops when it closes; with a shared queue its checks run on the workers.
  */
 import type { FastifyRequest } from 'fastify';
@@ -14,7 +14,6 @@ import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
 import { deliveriesWithSettingNames, withSettingNames } from '../../setting-names.ts';
 import { wireFields } from '../requests.ts';
-import { serverMonitors } from '../monitors.ts';
 import type { RoutePlugin } from './index.ts';
 
 /** The body of `POST /v2/monitor`: core's create schema plus the SDK's `origin` / `integration`. */
@@ -30,18 +29,10 @@ const checkNotFound = () => new Refusal('NOT_FOUND', 'Check not found');
 type IdParams = { id: string };
 type CheckParams = { id: string; checkId: string };
 
-/** Registers the monitor routes and the service's lifecycle on `app`. */
+/** Registers the monitor routes on `app`. */
 export const monitorRoutes: RoutePlugin = (app, server) => {
   const credits = server.admission;
-  const { service, close } = serverMonitors(server, (message, error) =>
-    app.log.warn({ err: error }, message),
-  );
-  app.addHook('onReady', async () => {
-    await service.start();
-    // A process that runs jobs runs the checks handed to the shared queue too.
-    if (server.options.role !== 'api') await service.consumeChecks();
-  });
-  app.addHook('onClose', close);
+  const service = server.monitors;
   const scope = (request: FastifyRequest) => ({ team: request.team });
   // Creating, changing and running a monitor need a credit left, as on the hosted service.
   const mustHaveCredits = async (request: FastifyRequest) => {
