@@ -165,8 +165,26 @@ export function v1Paths() {
   };
 }
 
-/** The routes outside /v1 and /v2: the probe, screenshots and recordings, the CDP socket. */
+/**
+ * The routes outside /v1 and /v2: the dashboard, the probe, screenshots and recordings, the CDP
+ * socket.
+ */
 export const otherPaths = {
+  '/': {
+    get: {
+      summary: 'The dashboard (a web app over this API); 404 when it was not built',
+      security: [],
+      responses: { '200': { description: 'HTML' }, '404': errorResponse('Not built') },
+    },
+  },
+  '/assets/{name}': {
+    get: {
+      summary: "One of the files the dashboard's page names",
+      security: [],
+      parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '200': { description: 'Script or style' }, '404': errorResponse('Unknown') },
+    },
+  },
   '/health': {
     get: {
       summary:
