@@ -1,11 +1,12 @@
 /**
- * The library's own tests and string helpers that our markdown writer (markdown-writer.ts)
- * repeats to write what mdast-util-to-markdown writes: which trees and inline runs the writer
- * takes, when a link is an autolink, when a heading is setext, how lines are prefixed.
+ * Tests and string helpers of our markdown writer (markdown-writer.ts), as CommonMark and
+ * mdast-util-to-markdown's output need them: which trees the writer takes, when a link is an
+ * autolink, when a heading is setext, what HTML block a string starts, how lines are prefixed.
  */
-import type { Heading, Link, Nodes, PhrasingContent, Root } from 'mdast';
+import type { Heading, Link, Nodes, Root } from 'mdast';
+import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 
-/** Flow nodes this writer handles; any other in a tree sends the whole tree to the library. */
+/** Block nodes our writer writes; a tree with any other is left to the library. */
 const flowTypes = new Set([
   'paragraph',
   'heading',
@@ -15,9 +16,20 @@ const flowTypes = new Set([
   'code',
   'thematicBreak',
   'table',
+  'html',
 ]);
-/** Inline nodes written here; inline content with any other goes to the library's phrasing. */
-const plainPhrasing = new Set(['text', 'link', 'image', 'inlineCode', 'break']);
+/** Inline nodes our writer writes. */
+const inlineTypes = new Set([
+  'text',
+  'emphasis',
+  'strong',
+  'delete',
+  'link',
+  'image',
+  'inlineCode',
+  'break',
+  'html',
+]);
 
 const lineEnding = /\r?\n|\r/g;
 const lineEndingTest = /\r?\n|\r/;
@@ -30,30 +42,39 @@ export function isSetext(node: Heading): boolean {
 }
 
 /**
- * Whether every flow node is one this writer knows: else the library writes the whole tree. A
- * root holding inline content, an item with a task checkbox or no content, and flow the library
- * joins by rules we do not repeat (HTML, definitions) are left to it.
+ * Whether our writer writes every node of the tree: the mdast we build. A root holding inline
+ * content, an item with a task checkbox or no content (which the library writes by rules we do
+ * not repeat), definitions, footnotes and references are left to the library.
  */
 export function isWritable(root: Root): boolean {
-  const pending: Nodes[] = [root];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    if (node.type === 'listItem' && (typeof node.checked === 'boolean' || !node.children.length))
-      return false;
-    if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem') {
-      for (const child of node.children) {
-        if (!flowTypes.has(child.type)) return false;
-        pending.push(child);
-      }
-    } else if (node.type === 'list') {
-      for (const child of node.children) pending.push(child);
-    }
-  }
-  return true;
+  for (const child of root.children) if (!flowTypes.has(child.type)) return false;
+  return allWritable(root.children as Nodes[], flowTypes);
 }
 
-export function isPlainPhrasing(node: PhrasingContent): boolean {
-  if (!plainPhrasing.has(node.type)) return false;
-  if (node.type === 'link') return isAutolink(node) || node.children.every(isPlainPhrasing);
+function allWritable(nodes: readonly Nodes[], allowed: ReadonlySet<string>): boolean {
+  for (const node of nodes) {
+    if (!allowed.has(node.type)) return false;
+    switch (node.type) {
+      case 'list':
+        for (const item of node.children) {
+          if (item.type !== 'listItem' || typeof item.checked === 'boolean') return false;
+          if (!item.children.length || !allWritable(item.children, flowTypes)) return false;
+        }
+        break;
+      case 'table':
+        for (const row of node.children) {
+          if (row.type !== 'tableRow') return false;
+          for (const cell of row.children)
+            if (cell.type !== 'tableCell' || !allWritable(cell.children, inlineTypes)) return false;
+        }
+        break;
+      default:
+        if ('children' in node) {
+          const inside = node.type === 'blockquote' ? flowTypes : inlineTypes;
+          if (!allWritable(node.children, inside)) return false;
+        }
+    }
+  }
   return true;
 }
 
@@ -147,4 +168,34 @@ export function firstCharacter(value: string): string {
 export function lastCharacter(value: string): string {
   const code = value.codePointAt(value.length - 2);
   return code !== undefined && code > 0xffff ? value.slice(-2) : value.slice(-1);
+}
+
+/**
+ * The kind of HTML block (CommonMark's conditions 1 to 7) that `value` would start, or undefined
+ * when it starts none; whether a blank line must follow depends on it.
+ */
+export function htmlKind(value: string): number | undefined {
+  if (value.charCodeAt(0) !== 60) return undefined;
+  const next = value.charCodeAt(1);
+  if (next === 33) {
+    const code = value.charCodeAt(2);
+    if (code === 45) return 2;
+    if (code === 91) return 5;
+    return isAsciiAlpha(code) ? 4 : undefined;
+  }
+  if (next === 63) return 3;
+  const closing = next === 47;
+  const start = closing ? 2 : 1;
+  let end = start;
+  let code = value.charCodeAt(end);
+  if (!isAsciiAlpha(code)) return undefined;
+  while (code === 45 || isAsciiAlpha(code) || (code >= 48 && code <= 57))
+    code = value.charCodeAt(++end);
+  const name = value.slice(start, end).toLowerCase();
+  if (!closing && code !== 47 && htmlRawNames.includes(name)) return 1;
+  return htmlBlockNames.includes(name) ? 6 : 7;
+}
+
+function isAsciiAlpha(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
