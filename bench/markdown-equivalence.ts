@@ -9,7 +9,7 @@
 //                                github:adbar/trafilatura (tests/evaldata.json, tests/cache|eval)
 //
 //   node --conditions=development --experimental-strip-types bench/markdown-equivalence.ts \
-//     [--generated 2000] [--trafilatura <git dir>] [--show 3]
+//     [--generated 2000] [--trafilatura <git dir>] [--show 3] [--only wcxb,trafilatura]
 
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     generated: { type: 'string', default: '2000' },
     trafilatura: { type: 'string' },
     show: { type: 'string', default: '3' },
+    only: { type: 'string' },
   },
 });
 const show = Number(values.show);
@@ -97,6 +98,7 @@ if (values.trafilatura) {
   });
 }
 
+const only = values.only?.split(',');
 let current: Tally | undefined;
 let shown = 0;
 observeWrittenTrees((mdast: Root, ours: string) => {
@@ -118,6 +120,7 @@ let total = 0;
 console.log('| corpus | pages | trees | differences | errors |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const source of sources) {
+  if (only && !only.includes(source.name)) continue;
   const tally: Tally = { pages: 0, trees: 0, differences: 0, errors: 0 };
   current = tally;
   for (const page of source.pages()) {

@@ -24,8 +24,6 @@ interface CandidateRules {
   besideLineEnding: boolean[];
 }
 
-const scopedByStack = new Map<string, ScopedRules>();
-
 /**
  * The rules that may escape something in `value` between its neighbours, or undefined when the
  * value is written as it is.
@@ -148,35 +146,39 @@ function hasLineEnding(value: string): boolean {
   return value.includes('\n') || value.includes('\r');
 }
 
-// The last construct stack asked about and its rules: the text nodes of a paragraph share one,
-// and comparing a few names is cheaper than joining them into a key for the map (issue 17).
-let lastStack: string[] = [];
-let lastScoped: ScopedRules | undefined;
+/**
+ * The rules of each construct stack met, in a tree of the stacks' names: looking a stack up is a
+ * map lookup per name, where joining the names into a key for one map, at every change of stack
+ * (paragraph, link label, destination …), was a twentieth of the writing.
+ */
+interface StackNode {
+  scoped?: ScopedRules;
+  next: Map<string, StackNode>;
+}
+const stacks: StackNode = { next: new Map() };
 
 function scopedRulesOf(stack: readonly string[]): ScopedRules {
-  if (lastScoped && sameNames(stack, lastStack)) return lastScoped;
-  const key = stack.join(' ');
-  let scoped = scopedByStack.get(key);
-  if (!scoped) {
-    const inScope = escapeRules.filter((rule) => isInScope(stack, rule));
-    const escapable = new Uint8Array(128);
-    for (const rule of inScope) escapable[rule.code] = 1;
-    scoped = {
-      withLineEnding: candidateRules(inScope),
-      withoutLineEnding: candidateRules(inScope.filter((rule) => !needsLineEnding(rule))),
-      escapable,
-    };
-    scopedByStack.set(key, scoped);
+  let node = stacks;
+  for (const name of stack) {
+    let next = node.next.get(name);
+    if (!next) {
+      next = { next: new Map() };
+      node.next.set(name, next);
+    }
+    node = next;
   }
-  lastStack = stack.slice();
-  lastScoped = scoped;
-  return scoped;
+  return (node.scoped ??= scopedRules(stack));
 }
 
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
+function scopedRules(stack: readonly string[]): ScopedRules {
+  const inScope = escapeRules.filter((rule) => isInScope(stack, rule));
+  const escapable = new Uint8Array(128);
+  for (const rule of inScope) escapable[rule.code] = 1;
+  return {
+    withLineEnding: candidateRules(inScope),
+    withoutLineEnding: candidateRules(inScope.filter((rule) => !needsLineEnding(rule))),
+    escapable,
+  };
 }
 
 function candidateRules(rules: CompiledRule[]): CandidateRules {

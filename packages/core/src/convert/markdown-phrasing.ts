@@ -5,7 +5,7 @@
  * before it and the first one that will follow, as escaping needs, and inside the writer's
  * stack of constructs, which says which escaping rules apply.
  */
-import type { Image, InlineCode, Link, Nodes, PhrasingContent } from 'mdast';
+import type { Image, InlineCode, Link, PhrasingContent } from 'mdast';
 import { writePieces, type AttentionSpan, type Piece } from './markdown-attention.ts';
 import { escape } from './markdown-escape.ts';
 import { mayChangeFirst } from './markdown-escape-filter.ts';
@@ -16,6 +16,7 @@ import {
   isAutolink,
   labelEndsBeforeColon,
   lastCharacter,
+  unwritable,
 } from './markdown-syntax.ts';
 
 /** What the writer carries from node to node. */
@@ -151,7 +152,7 @@ function writeNode(
     case 'html':
       return node.value || '';
     default:
-      throw new Error(`markdown writer: no inline node ${(node as Nodes).type}`);
+      throw unwritable;
   }
 }
 

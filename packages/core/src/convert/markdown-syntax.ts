@@ -6,30 +6,13 @@
 import type { Heading, Link, Nodes, Root } from 'mdast';
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 
-/** Block nodes our writer writes; a tree with any other is left to the library. */
-const flowTypes = new Set([
-  'paragraph',
-  'heading',
-  'blockquote',
-  'list',
-  'listItem',
-  'code',
-  'thematicBreak',
-  'table',
-  'html',
-]);
-/** Inline nodes our writer writes. */
-const inlineTypes = new Set([
-  'text',
-  'emphasis',
-  'strong',
-  'delete',
-  'link',
-  'image',
-  'inlineCode',
-  'break',
-  'html',
-]);
+/**
+ * Thrown by the writer at a node it does not write (definitions, footnotes, task items, an item
+ * without content, inline content in a flow container …): the tree then goes to the library. One
+ * error made once: a tree we build never throws it, and checking every tree before writing it
+ * cost a tenth of the writing.
+ */
+export const unwritable = new Error('markdown writer: a node it leaves to the library');
 
 const lineEnding = /\r?\n|\r/g;
 const lineEndingTest = /\r?\n|\r/;
@@ -39,43 +22,6 @@ const notInAutolink = /[\0- <>\u007F]/;
 /** The library's choice of a setext heading with our options (`setext` off). */
 export function isSetext(node: Heading): boolean {
   return (!node.depth || node.depth < 3) && hasLiteralBreak(node) && toText(node) !== '';
-}
-
-/**
- * Whether our writer writes every node of the tree: the mdast we build. A root holding inline
- * content, an item with a task checkbox or no content (which the library writes by rules we do
- * not repeat), definitions, footnotes and references are left to the library.
- */
-export function isWritable(root: Root): boolean {
-  for (const child of root.children) if (!flowTypes.has(child.type)) return false;
-  return allWritable(root.children as Nodes[], flowTypes);
-}
-
-function allWritable(nodes: readonly Nodes[], allowed: ReadonlySet<string>): boolean {
-  for (const node of nodes) {
-    if (!allowed.has(node.type)) return false;
-    switch (node.type) {
-      case 'list':
-        for (const item of node.children) {
-          if (item.type !== 'listItem' || typeof item.checked === 'boolean') return false;
-          if (!item.children.length || !allWritable(item.children, flowTypes)) return false;
-        }
-        break;
-      case 'table':
-        for (const row of node.children) {
-          if (row.type !== 'tableRow') return false;
-          for (const cell of row.children)
-            if (cell.type !== 'tableCell' || !allWritable(cell.children, inlineTypes)) return false;
-        }
-        break;
-      default:
-        if ('children' in node) {
-          const inside = node.type === 'blockquote' ? flowTypes : inlineTypes;
-          if (!allWritable(node.children, inside)) return false;
-        }
-    }
-  }
-  return true;
 }
 
 /** The library's test for writing a link as `<url>` (resourceLink off). */

@@ -7,6 +7,7 @@
  */
 import type { Table, TableRow } from 'mdast';
 import { writeInline, type WriterState } from './markdown-phrasing.ts';
+import { unwritable } from './markdown-syntax.ts';
 
 export function writeTable(state: WriterState, node: Table): string {
   const stack = state.stack;
@@ -37,9 +38,11 @@ export function writeTable(state: WriterState, node: Table): string {
 }
 
 function cellsOf(state: WriterState, row: TableRow): string[] {
+  if (row.type !== 'tableRow') throw unwritable;
   const stack = state.stack;
   stack.push('tableRow');
   const cells = row.children.map((cell) => {
+    if (cell.type !== 'tableCell') throw unwritable;
     stack.push('tableCell', 'phrasing');
     const value = writeInline(state, cell, '|', '|');
     stack.length -= 2;

@@ -17,7 +17,7 @@ import {
   characterReference,
   htmlKind,
   isSetext,
-  isWritable,
+  unwritable,
   longestRun,
   prefixLines,
 } from './markdown-syntax.ts';
@@ -36,11 +36,16 @@ export class MarkdownWriter {
 
   /** The markdown the library would write for `root`; undefined for a tree this writer leaves to it. */
   write(root: Root): string | undefined {
-    if (!isWritable(root)) return undefined;
     this.#state.stack = [];
     this.#bulletCurrent = undefined;
     this.#bulletLastUsed = undefined;
-    let result = this.#flow(root);
+    let result: string;
+    try {
+      result = this.#flow(root);
+    } catch (error) {
+      if (error === unwritable) return undefined;
+      throw error;
+    }
     // As the library ends a document.
     const last = result.charCodeAt(result.length - 1);
     if (result && last !== 10 && last !== 13) result += '\n';
@@ -79,7 +84,8 @@ export class MarkdownWriter {
       case 'list':
         return this.#list(node);
       case 'listItem':
-        return this.#listItem(node, parent as List, index);
+        if (parent.type !== 'list') throw unwritable;
+        return this.#listItem(node, parent, index);
       case 'code':
         return this.#code(node);
       case 'thematicBreak':
@@ -89,7 +95,7 @@ export class MarkdownWriter {
       case 'html':
         return node.value || '';
       default:
-        throw new Error(`markdown writer: no block node ${node.type}`);
+        throw unwritable;
     }
   }
 
@@ -128,6 +134,7 @@ export class MarkdownWriter {
     if (useDifferentMarker) bullet = bulletOther;
     const bulletCurrent = this.#bulletCurrent;
     this.#bulletCurrent = bullet;
+    for (const item of node.children) if (item.type !== 'listItem') throw unwritable;
     const stack = this.#state.stack;
     stack.push('list');
     const value = this.#flow(node);
@@ -139,6 +146,8 @@ export class MarkdownWriter {
 
   /** Item `index` of `list`: passed down, as an indexOf per item is quadratic. */
   #listItem(node: ListItem, list: List, index: number): string {
+    // The library writes a task item's checkbox, and an empty item by rules of its own.
+    if (typeof node.checked === 'boolean' || node.children.length === 0) throw unwritable;
     let bullet = this.#bulletCurrent || '-';
     if (list.ordered) {
       const start = typeof list.start === 'number' && list.start > -1 ? list.start : 1;
