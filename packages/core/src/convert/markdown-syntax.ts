@@ -3,7 +3,7 @@
  * mdast-util-to-markdown's output need them: which trees the writer takes, when a link is an
  * autolink, when a heading is setext, what HTML block a string starts, how lines are prefixed.
  */
-import type { Heading, Link, Nodes, Root } from 'mdast';
+import type { Heading, Link, Nodes } from 'mdast';
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 
 /**
