@@ -42,11 +42,12 @@ export const stringifySettings = {
   handlers: { table },
 } as const;
 
-// Built once: plugin attachment and option merging are the costly part of a unified processor.
-const processor = unified()
-  .use(remarkGfm, tableSettings)
-  .use(remarkStringify, stringifySettings)
-  .freeze();
+// Built once, when a tree first needs it: plugin attachment and option merging are the costly
+// part of a unified processor, and our writer writes every tree we build without it.
+let processor: ReturnType<typeof libraryProcessor> | undefined;
+function libraryProcessor() {
+  return unified().use(remarkGfm, tableSettings).use(remarkStringify, stringifySettings).freeze();
+}
 
 const writer = new MarkdownWriter();
 
@@ -68,14 +69,14 @@ export function observeWrittenTrees(next: WrittenTreeObserver | undefined): void
 
 /** Markdown of an mdast tree, as remark-stringify writes it with our settings. */
 export function mdastToMarkdown(mdast: MdastRoot): string {
-  const markdown = writer.write(mdast) ?? processor.stringify(mdast);
+  const markdown = writer.write(mdast) ?? libraryMarkdown(mdast);
   observer?.(mdast, markdown);
   return markdown;
 }
 
 /** The library's markdown of an mdast tree with our settings: what our writer must match. */
 export function libraryMarkdown(mdast: MdastRoot): string {
-  return processor.stringify(mdast);
+  return (processor ??= libraryProcessor()).stringify(mdast);
 }
 
 /** Converts a cleaned tree to GFM markdown. */
