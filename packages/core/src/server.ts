@@ -135,3 +135,7 @@ export { looksJsRendered } from './scrape/js-rendered.ts';
 export { prepareAgent } from './agent/index.ts';
 export { agentOptionsShape } from './agent/options.ts';
 export { jsonAsStored } from './defaults/stored-json.ts';
+
+// Our markdown writer checked against the library it replaces, on real pages
+// (bench/markdown-equivalence.ts).
+export { libraryMarkdown, observeWrittenTrees } from './convert/markdown.ts';

@@ -1,23 +1,18 @@
 /**
- * The library's own tests and string helpers that our markdown writer (markdown-writer.ts)
- * repeats to write what mdast-util-to-markdown writes: which trees and inline runs the writer
- * takes, when a link is an autolink, when a heading is setext, how lines are prefixed.
+ * Tests and string helpers of our markdown writer (markdown-writer.ts), as CommonMark and
+ * mdast-util-to-markdown's output need them: which trees the writer takes, when a link is an
+ * autolink, when a heading is setext, what HTML block a string starts, how lines are prefixed.
  */
-import type { Heading, Link, Nodes, PhrasingContent, Root } from 'mdast';
+import type { Heading, Link, Nodes } from 'mdast';
+import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 
-/** Flow nodes this writer handles; any other in a tree sends the whole tree to the library. */
-const flowTypes = new Set([
-  'paragraph',
-  'heading',
-  'blockquote',
-  'list',
-  'listItem',
-  'code',
-  'thematicBreak',
-  'table',
-]);
-/** Inline nodes written here; inline content with any other goes to the library's phrasing. */
-const plainPhrasing = new Set(['text', 'link', 'image', 'inlineCode', 'break']);
+/**
+ * Thrown by the writer at a node it does not write (definitions, footnotes, task items, an item
+ * without content, inline content in a flow container …): the tree then goes to the library. One
+ * error made once: a tree we build never throws it, and checking every tree before writing it
+ * cost a tenth of the writing.
+ */
+export const unwritable = new Error('markdown writer: a node it leaves to the library');
 
 const lineEnding = /\r?\n|\r/g;
 const lineEndingTest = /\r?\n|\r/;
@@ -27,34 +22,6 @@ const notInAutolink = /[\0- <>\u007F]/;
 /** The library's choice of a setext heading with our options (`setext` off). */
 export function isSetext(node: Heading): boolean {
   return (!node.depth || node.depth < 3) && hasLiteralBreak(node) && toText(node) !== '';
-}
-
-/**
- * Whether every flow node is one this writer knows: else the library writes the whole tree. A
- * root holding inline content, an item with a task checkbox or no content, and flow the library
- * joins by rules we do not repeat (HTML, definitions) are left to it.
- */
-export function isWritable(root: Root): boolean {
-  const pending: Nodes[] = [root];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    if (node.type === 'listItem' && (typeof node.checked === 'boolean' || !node.children.length))
-      return false;
-    if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem') {
-      for (const child of node.children) {
-        if (!flowTypes.has(child.type)) return false;
-        pending.push(child);
-      }
-    } else if (node.type === 'list') {
-      for (const child of node.children) pending.push(child);
-    }
-  }
-  return true;
-}
-
-export function isPlainPhrasing(node: PhrasingContent): boolean {
-  if (!plainPhrasing.has(node.type)) return false;
-  if (node.type === 'link') return isAutolink(node) || node.children.every(isPlainPhrasing);
-  return true;
 }
 
 /** The library's test for writing a link as `<url>` (resourceLink off). */
@@ -147,4 +114,34 @@ export function firstCharacter(value: string): string {
 export function lastCharacter(value: string): string {
   const code = value.codePointAt(value.length - 2);
   return code !== undefined && code > 0xffff ? value.slice(-2) : value.slice(-1);
+}
+
+/**
+ * The kind of HTML block (CommonMark's conditions 1 to 7) that `value` would start, or undefined
+ * when it starts none; whether a blank line must follow depends on it.
+ */
+export function htmlKind(value: string): number | undefined {
+  if (value.charCodeAt(0) !== 60) return undefined;
+  const next = value.charCodeAt(1);
+  if (next === 33) {
+    const code = value.charCodeAt(2);
+    if (code === 45) return 2;
+    if (code === 91) return 5;
+    return isAsciiAlpha(code) ? 4 : undefined;
+  }
+  if (next === 63) return 3;
+  const closing = next === 47;
+  const start = closing ? 2 : 1;
+  let end = start;
+  let code = value.charCodeAt(end);
+  if (!isAsciiAlpha(code)) return undefined;
+  while (code === 45 || isAsciiAlpha(code) || (code >= 48 && code <= 57))
+    code = value.charCodeAt(++end);
+  const name = value.slice(start, end).toLowerCase();
+  if (!closing && code !== 47 && htmlRawNames.includes(name)) return 1;
+  return htmlBlockNames.includes(name) ? 6 : 7;
+}
+
+function isAsciiAlpha(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }

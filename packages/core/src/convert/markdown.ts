@@ -1,18 +1,17 @@
 /**
  * Cleaned tree → GFM markdown: our converter builds the mdast (mdast.ts), and our writer
  * (markdown-writer.ts) writes it exactly as remark-stringify with remark-gfm does with the
- * settings below, handing that library, on its own state, what it does not write itself.
+ * settings below. A tree holding nodes we never build is written by that library.
  */
 import type { Nodes as MdastNodes, Parents as MdastParents, Root as MdastRoot } from 'mdast';
 import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
-import type { Handle, State } from 'mdast-util-to-markdown';
+import type { Handle } from 'mdast-util-to-markdown';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import type { ParentNode } from './dom.ts';
 import { treeToMdast } from './mdast.ts';
-import { escapedText } from './markdown-text.ts';
-import { MarkdownWriter, stateCatcher } from './markdown-writer.ts';
+import { MarkdownWriter } from './markdown-writer.ts';
 
 // Unpadded tables: column alignment padding costs tokens downstream and reads no better.
 export const tableSettings = { tablePipeAlign: false };
@@ -30,7 +29,7 @@ const table: Handle = (node, parent, state, info) => {
   return lines.join('\n');
 };
 
-/** How markdown is written; the escaping test compares our handlers with the library's. */
+/** How markdown is written; the writer's equivalence test runs the library with these. */
 export const stringifySettings = {
   bullet: '-',
   fences: true,
@@ -40,44 +39,44 @@ export const stringifySettings = {
   listItemIndent: 'one',
   incrementListMarker: true,
   resourceLink: false,
-  handlers: { text: escapedText, table },
+  handlers: { table },
 } as const;
 
-/** A remark-stringify processor with our settings, and `handlers` beside ours. */
-function stringifier(handlers: Record<string, Handle> = {}) {
-  return unified()
-    .use(remarkGfm, tableSettings)
-    .use(remarkStringify, {
-      ...stringifySettings,
-      handlers: { ...stringifySettings.handlers, ...handlers },
-    });
+// Built once, when a tree first needs it: plugin attachment and option merging are the costly
+// part of a unified processor, and our writer writes every tree we build without it.
+let processor: ReturnType<typeof libraryProcessor> | undefined;
+function libraryProcessor() {
+  return unified().use(remarkGfm, tableSettings).use(remarkStringify, stringifySettings).freeze();
 }
 
-// Built once: plugin attachment and option merging are the costly part of a unified processor.
-const processor = stringifier().freeze();
+const writer = new MarkdownWriter();
 
-let writer: MarkdownWriter | undefined;
+/** Our writer, for tests that compare it with the library. */
+export function markdownWriter(): MarkdownWriter {
+  return writer;
+}
+
+type WrittenTreeObserver = (mdast: MdastRoot, markdown: string) => void;
+let observer: WrittenTreeObserver | undefined;
 
 /**
- * Our writer on the library's state for these settings, taken once: a processor with the same
- * settings and one more handler, for a node type of our own, that hands the state over.
+ * Sees every tree written and our markdown of it: bench/markdown-equivalence.ts compares each
+ * tree of real pages with the library's output. Undefined stops observing.
  */
-export function markdownWriter(): MarkdownWriter {
-  if (!writer) {
-    let caught: State | undefined;
-    stringifier({ trawlState: stateCatcher((state) => (caught = state)) }).stringify({
-      type: 'root',
-      children: [{ type: 'trawlState' }],
-    } as unknown as MdastRoot);
-    if (!caught) throw new Error('mdast-util-to-markdown did not hand over its state');
-    writer = new MarkdownWriter(caught);
-  }
-  return writer;
+export function observeWrittenTrees(next: WrittenTreeObserver | undefined): void {
+  observer = next;
 }
 
 /** Markdown of an mdast tree, as remark-stringify writes it with our settings. */
 export function mdastToMarkdown(mdast: MdastRoot): string {
-  return markdownWriter().write(mdast) ?? processor.stringify(mdast);
+  const markdown = writer.write(mdast) ?? libraryMarkdown(mdast);
+  observer?.(mdast, markdown);
+  return markdown;
+}
+
+/** The library's markdown of an mdast tree with our settings: what our writer must match. */
+export function libraryMarkdown(mdast: MdastRoot): string {
+  return (processor ??= libraryProcessor()).stringify(mdast);
 }
 
 /** Converts a cleaned tree to GFM markdown. */
