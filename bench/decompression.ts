@@ -1,5 +1,5 @@
 /**
- * The decompression benchmark (issue 14, point 7): peak RSS and time of refusing each bomb, in a
+ * The decompression benchmark: peak RSS and time of refusing each bomb, in a
  * process of its own so that its peak is its own (building the bomb is not timed, but its few
  * MB count in the peak). The bombs are built here, never stored:
  *

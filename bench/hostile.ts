@@ -1,6 +1,6 @@
 /**
  * Every hostile-site attack (test/fixture-site/hostile-site.ts) against a real `trawl serve`, one
- * after the other (issue 46): for each, how long the request or crawl took and how it ended, the
+ * after the other: for each, how long the request or crawl took and how it ended, the
  * slowest `/health` answer meanwhile (probed every 100 ms), the server's peak RSS (its own
  * process, and with its Chromium), and how long another team's ordinary scrape took right after.
  * The site runs in a child process of its own, so that building its bodies cannot delay the probe.

@@ -1,5 +1,5 @@
 /**
- * The LLM formats' benchmark (issue 18):
+ * The LLM formats' benchmark:
  * - `json` on every corpus page through parse() and the LLM layer, against the fake
  *   OpenAI-compatible server (test/fakes): LLM calls and tokens per page with the chunker, for
  *   an 8k and a 4k-token context (the tokens are the fake's count: 4 characters each, as the

@@ -1,7 +1,7 @@
 // Our markdown writer against mdast-util-to-markdown (remark-stringify + remark-gfm, our settings)
 // on every tree real pages give: each page of the corpora below is converted with and without
 // main-content extraction, and every mdast tree written is also written by the library; any byte
-// of difference is reported (issue 44 wants none). The corpora:
+// of difference is reported (there must be none). The corpora:
 //   bench/corpus                 the benchmark's own pages
 //   generated                    the crawl bench's generated site (bench/lib/generated-site.ts)
 //   wcxb                         WCXB dev and test pages, re-created by bench/tools/wcxb-corpus.ts

@@ -1,5 +1,5 @@
 /**
- * Robustness of parse() on thousands of real and malformed files (issue 22): every file of
+ * Robustness of parse() on thousands of real and malformed files: every file of
  * `bench/parse-corpora/robustness/` (Apache POI's test-data, pdf.js's test PDFs; made by
  * `bench/tools/parse-corpora.ts`) goes through parse() in a child process, and the outcome of
  * each is counted: parsed, refused with a 4xx code, a 5xx error, an uncaught exception (anything

@@ -1,5 +1,5 @@
 /**
- * Table quality of parse() on real PDFs (issue 22): the ICDAR 2013 table competition set (cell F1
+ * Table quality of parse() on real PDFs: the ICDAR 2013 table competition set (cell F1
  * per truth table against its `-str.xml` structure, mean over tables) and tabula-java's test
  * PDFs (share of expected CSVs some output table reproduces exactly), each on its dev and
  * held-out part. The files come from `bench/tools/parse-corpora.ts`.

@@ -1,5 +1,5 @@
 /**
- * The scale-out benchmark (issue 21): a 5,000-page crawl of the generated bench site through the
+ * The scale-out benchmark: a 5,000-page crawl of the generated bench site through the
  * /v2 API, run as
  *
  * - `single`: one `trawl serve` on the embedded defaults (SQLite, in-process queue);

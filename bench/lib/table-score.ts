@@ -1,5 +1,5 @@
 /**
- * Table truth and scoring for the real-document table bench (issue 22): reading the tables out of
+ * Table truth and scoring for the real-document table bench: reading the tables out of
  * parse()'s markdown (GFM, and the HTML tables kept for merged cells), reading ICDAR 2013
  * structure files and tabula CSVs, and a per-table cell F1 under the best alignment.
  */

@@ -1,5 +1,5 @@
 /**
- * Re-creates the real-document corpora of the parse benches (issue 22) from local git mirrors of
+ * Re-creates the real-document corpora of the parse benches from local git mirrors of
  * public repositories, into `bench/parse-corpora/` (git-ignored: the files are never committed).
  *
  *   tables/icdar/    ICDAR 2013 table competition PDFs with their `-str.xml` structure truth

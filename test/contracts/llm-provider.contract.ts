@@ -4,7 +4,7 @@
  * backend whose answers the test scripts. It pins what the engine relies on: text, parsed JSON
  * and token counts come back; a model that ignores the JSON request is BAD_REQUEST; 429 and 5xx
  * are retried and then FETCH_FAILED; a cancelled or timed-out call ends as FETCH_FAILED; and tool
- * calls (issue 20) round-trip, whatever way the provider offers the tools.
+ * calls round-trip, whatever way the provider offers the tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LlmMessage, LlmProvider, LlmTool } from '@trawl/core';

@@ -1,5 +1,5 @@
 /**
- * The `trawl` command as a newcomer installs it (issue 23, acceptance): the three packages are
+ * The `trawl` command as a newcomer installs it (acceptance): the three packages are
  * packed with `npm pack` (their prepack builds dist/), installed globally into a temporary
  * prefix, and run from an empty folder — scrape, crawl to a JSON-lines file, parse a local PDF,
  * serve — on Node 24; with Node 20 first on PATH, `trawl` says in one line which Node it needs.

@@ -1,6 +1,6 @@
 /**
  * The checkout's CLI as the README runs it, `npm run -s trawl -- …`, from a folder of the user's
- * (issue 23, points 1 and 2): stdout holds only the command's output (one JSON document per line
+ *: stdout holds only the command's output (one JSON document per line
  * for a crawl, not npm's banner), and relative paths — the output folder, the file to parse, the
  * data folder `./.trawl` — are the user's folder's, not the checkout's.
  */

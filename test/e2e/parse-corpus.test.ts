@@ -1,5 +1,5 @@
 /**
- * Issue 5's acceptance on the parse corpus (test/parse-corpus): every document LibreOffice made
+ * The parse corpus's acceptance (test/parse-corpus): every document LibreOffice made
  * from a hand-written source is parsed, and its markdown is scored against the source's truth.
  * Thresholds: reading-order accuracy ≥ 0.95, table-cell F1 ≥ 0.9, no running header or footer
  * in the output, and text similarity ≥ 0.9 (so dropped or garbled text cannot hide behind good

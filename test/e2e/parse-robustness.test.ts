@@ -1,5 +1,5 @@
 /**
- * Robustness of parse() on real and malformed files (issue 22): a fixed sample of 50 files of
+ * Robustness of parse() on real and malformed files: a fixed sample of 50 files of
  * Apache POI's test-data (test/parse-sample, Apache-2.0), and PDFs broken here from the test
  * corpus in the ways real files break (cut short, bytes overwritten, the cross-reference table
  * gone, a stream's length wrong). Each must parse, or be refused with a 4xx code — never a

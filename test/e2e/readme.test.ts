@@ -1,5 +1,5 @@
 /**
- * The README and docs/ as a test (issue 23): every fenced block whose info string says `runnable`
+ * The README and docs/ as a test: every fenced block whose info string says `runnable`
  * (```` ```js runnable ````, `ts runnable`, `sh runnable`) runs as pasted, and every js/ts block
  * marked `runnable` or `typecheck` compiles as TypeScript under the project's strict settings.
  *

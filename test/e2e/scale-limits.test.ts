@@ -1,5 +1,5 @@
 /**
- * Team limits across two `trawl serve` processes (issue 21, item 6): both share one PostgreSQL
+ * Team limits across two `trawl serve` processes: both share one PostgreSQL
  * store, and their counters live in one Redis (TRAWL_REDIS_URL, a key prefix of each test) or,
  * without Redis, in that PostgreSQL database. A team spreading its requests over both meets one
  * rate limit, one concurrency limit and one credit balance. Each process alone would let through

@@ -1,5 +1,5 @@
 /**
- * LLM tokens of a crawl in a split deployment (issue 21 with issue 18): the pages of a crawl
+ * LLM tokens of a crawl in a split deployment : the pages of a crawl
  * asking for the json format are scraped by workers that do not own the crawl, and every token
  * they spend is counted on the team's day and charged, as on one process.
  */

@@ -1,5 +1,5 @@
 /**
- * Monitor checks on workers (issue 21, item 5): in a split deployment the API process plans and
+ * Monitor checks on workers: in a split deployment the API process plans and
  * starts checks but runs none; a `trawl worker` runs them. Driven through the official SDK's
  * monitor calls, as a user of the split deployment would.
  */

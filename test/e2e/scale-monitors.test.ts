@@ -1,5 +1,5 @@
 /**
- * Monitors on two `trawl serve` processes sharing one PostgreSQL store (issue 21, item 5): both
+ * Monitors on two `trawl serve` processes sharing one PostgreSQL store: both
  * plan the same monitor for the same minute, and its scheduled check runs once — one check
  * record for that due time, one fetch of its page — because each due time is claimed in the
  * store before it runs.

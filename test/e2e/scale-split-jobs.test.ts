@@ -1,5 +1,5 @@
 /**
- * Agent runs and extract jobs in a split deployment, as real processes (issue 39): the API
+ * Agent runs and extract jobs in a split deployment, as real processes: the API
  * process (`trawl serve --role api`) only accepts and answers them; a `trawl worker` runs them,
  * taking them from the queue; and both complete after kill -9 of the worker running them and of
  * the API process, the agent from its last stored step.

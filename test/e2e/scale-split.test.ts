@@ -1,5 +1,5 @@
 /**
- * The split deployment as real processes (issue 21): `trawl serve --role api` and `trawl worker`
+ * The split deployment as real processes: `trawl serve --role api` and `trawl worker`
  * processes over the machine's PostgreSQL (a fresh database per file) and Redis (a fresh BullMQ
  * prefix per deployment), crawling the fixture article site on 127.0.0.1.
  */

@@ -1,5 +1,5 @@
 /**
- * A webhook queued before a SIGKILL is delivered after it (issue 21, item 7): the receiver fails
+ * A webhook queued before a SIGKILL is delivered after it: the receiver fails
  * at first, so the delivery waits in the outbox of the shared PostgreSQL store for its retry; the
  * process is killed; a new process on the same store takes the delivery over once its lease has
  * expired, and the receiver gets it.

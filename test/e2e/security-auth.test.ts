@@ -1,5 +1,5 @@
 /**
- * The key check of `trawl serve`, attacked as in issue 14: `POST /%762/scrape` ran with no key as
+ * The key check of `trawl serve`, attacked as the first security pass did: `POST /%762/scrape` ran with no key as
  * team "" because the check read the raw URL while the router decoded it. Every route the server
  * registers under /v2, spelled every way a router might accept, must answer 401 without a valid
  * key (or 404 when the spelling routes nowhere), never run its handler. The Authorization header

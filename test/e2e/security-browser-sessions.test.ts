@@ -1,5 +1,5 @@
 /**
- * Browser sessions attacked as the security pass of issue 14 did, against `trawl serve` as a
+ * Browser sessions attacked as the first security pass did, against `trawl serve` as a
  * process and real Chromium: a session's browser may not open the server's files (file: pages,
  * the store's own database, file inputs, dropped files), nothing but the session's relay can
  * attach to its Chromium (no DevToolsActivePort, no debugging port for another session's code to

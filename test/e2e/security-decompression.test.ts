@@ -1,5 +1,5 @@
 /**
- * Decompression bombs, as the attack (issue 14, point 7), against a real server process whose
+ * Decompression bombs, as the attack, against a real server process whose
  * peak memory (VmHWM) is read from /proc: a 1 MB DOCX whose headers declare 100 KB for a 1 GiB
  * entry, a PDF with a 1 GiB Flate stream, and gzip/brotli bodies that decode to 256 MiB. Each is
  * refused with 413 CONTENT_TOO_LARGE, and the server's memory stays far below the bomb.

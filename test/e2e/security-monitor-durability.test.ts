@@ -1,5 +1,5 @@
 /**
- * Monitors never lose a change (issue 14): `trawl serve` is killed with SIGKILL in the middle of
+ * Monitors never lose a change: `trawl serve` is killed with SIGKILL in the middle of
  * a check whose pages all changed — after it has recorded some of them `changed`, while the
  * others are still loading — and started again on the same data folder. The interrupted check
  * is closed as failed, and the next check reports every changed page `changed` exactly once;

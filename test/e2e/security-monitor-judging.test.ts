@@ -1,5 +1,5 @@
 /**
- * Monitors report what changed, as a user of a real `trawl serve` sees it (issue 14, point 9):
+ * Monitors report what changed, as a user of a real `trawl serve` sees it:
  * a copyright-year edit is a change (judged not meaningful against a price goal, not hidden as
  * `same`); "$9 → $12 per month" is meaningful for a goal about prices with no LLM; a site without
  * a sitemap makes no page errors; an e-mail describes at most five changed pages.

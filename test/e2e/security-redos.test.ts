@@ -1,5 +1,5 @@
 /**
- * Regex denial of service, as the attack (issue 14, point 6): a crawl with
+ * Regex denial of service, as the attack: a crawl with
  * `includePaths: ["(a+)+$"]` of a page linking one 100,000-character path froze the whole server
  * on a backtracking engine. On the linear-time engine the crawl finishes and the server keeps
  * answering; patterns the engine cannot run are a 400 that names the construct.

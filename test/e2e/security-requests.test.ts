@@ -1,5 +1,5 @@
 /**
- * The lesser points of issue 14 against `trawl serve` as a process: a deeply nested body is the
+ * The lesser points of the first security pass against `trawl serve` as a process: a deeply nested body is the
  * client's error (400, not a 503 "retry"), a crawl limit of 1e12 is refused naming the maximum,
  * the multipart `options` of POST /v2/parse is refused as too large rather than "not valid JSON"
  * and accepted however it is typed, and TRAWL_ALLOW_PRIVATE_TARGETS does what the README says.

@@ -1,5 +1,5 @@
 /**
- * SSRF through IPv4-mapped IPv6 and other address spellings (issue 14 point 2), as the attack,
+ * SSRF through IPv4-mapped IPv6 and other address spellings, as the attack,
  * against `trawl serve` as a process with private addresses refused (its default).
  *
  * `http://[::ffff:127.0.0.1]:PORT/` is written `[::ffff:7f00:1]` once the URL is parsed, which

@@ -1,5 +1,5 @@
 /**
- * `trawl serve` as a process (issue 23, points 6 and 7): its start-up line names the address it
+ * `trawl serve` as a process: its start-up line names the address it
  * really listens on, and SIGTERM ends it within seconds even while a webhook receiver keeps
  * failing; the deliveries it had not made stay in the store and go out at the next start.
  */

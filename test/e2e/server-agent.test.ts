@@ -1,5 +1,5 @@
 /**
- * The agent through `trawl serve` as a real process (issue 20), driven by the official SDK:
+ * The agent through `trawl serve` as a real process, driven by the official SDK:
  * startAgent, getAgentStatus, agent (the waiter), listAgents, getAgentTrace and cancelAgent work
  * as they do against the hosted service; another team's key can neither read, list, cancel nor
  * trace a run; and a server killed with SIGKILL mid-run resumes the run at its next start from

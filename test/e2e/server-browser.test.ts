@@ -60,7 +60,7 @@ describe.skipIf(chromiumMissing)('browser sessions over HTTP', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let firecrawl: Firecrawl;
   beforeAll(async () => {
-    // Code execution is off by default (issue 14); these tests run code in sessions.
+    // Code execution is off by default; these tests run code in sessions.
     server = await startServer({ browserExecute: 'node' });
     firecrawl = new Firecrawl({ apiKey: key, apiUrl: server.url });
   });

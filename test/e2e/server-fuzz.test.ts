@@ -4,7 +4,7 @@
  * The server refuses private targets here, so a body that happens to be valid cannot make it
  * fetch anything. On a server with keys, random spellings of every registered /v2 path
  * (%-encoded characters, doubled slashes, dot segments, case) with malformed Authorization
- * headers must each be refused too (issue 14).
+ * headers must each be refused too.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The machine's real PostgreSQL and Redis for tests of several `trawl serve` processes sharing
- * them (issue 21): a fresh database per test file, dropped afterwards, and a Redis key prefix of
+ * them: a fresh database per test file, dropped afterwards, and a Redis key prefix of
  * its own whose keys are unlinked afterwards (never FLUSHALL: other suites use the same Redis).
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Split deployments as real processes (issue 21): one `trawl serve --role api` and any number
+ * Split deployments as real processes: one `trawl serve --role api` and any number
  * of `trawl worker` processes, sharing a fresh PostgreSQL database (the store) and a BullMQ queue
  * under a fresh prefix on the machine's Redis (`SplitDeployment`; `close()` kills what is left,
  * drops the database and unlinks the queue's keys); or two `trawl serve` processes on one

@@ -1,6 +1,6 @@
 /**
  * Reading an agent's conversation from the requests the fake OpenAI server receives, so a test
- * can script a model that acts on what the tools really returned (issue 20): the results of each
+ * can script a model that acts on what the tools really returned: the results of each
  * tool so far, the step number, and whether the engine is forcing `finish`.
  */
 import type { ChatRequest, FakeAnswer, FakeToolCall } from './openai-server.ts';

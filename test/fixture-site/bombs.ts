@@ -1,5 +1,5 @@
 /**
- * Decompression bombs, built on demand and never committed (issue 14, point 7): a ZIP package
+ * Decompression bombs, built on demand and never committed: a ZIP package
  * whose headers under-declare an entry, a PDF with one huge Flate stream, and gzip/brotli/zstd bodies
  * for the fixture site's `/bomb/*` routes. Each is made by streaming a 1 MiB block through the
  * compressor, so building a 1 GiB bomb never holds 1 GiB.

@@ -247,7 +247,7 @@ const routes: Record<string, Handler> = {
 
   // A page that reaches `target` (an origin) every way a page can: sub-resources, fetch, a
   // frame, a WebSocket, a worker's fetch, and finally a script navigation. For the private-address
-  // guard of the browser engine (issue 14): none of these may reach a refused address.
+  // guard of the browser engine: none of these may reach a refused address.
   '/reach.html': (_req, res, url) => {
     const target = url.searchParams.get('target') ?? '';
     const ws = target.replace(/^http/, 'ws');
@@ -299,7 +299,7 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
 
   '/large': async (req, res, url) => {
     const mb = intParam(url, 'mb', 10, 0, maxLargeMb);
-    // `kb` sizes a page below a megabyte (a 300 KB page for the LLM chunker, issue 18).
+    // `kb` sizes a page below a megabyte (a 300 KB page for the LLM chunker).
     const kb = intParam(url, 'kb', 0, 0, 1024);
     const blocks = largePageBlocks(kb > 0 ? kb * 1024 : mb * 1024 * 1024);
     const headers: OutgoingHttpHeaders = { 'content-type': 'text/html; charset=utf-8' };
@@ -311,7 +311,7 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
     await streamLargePage(res, blocks);
   },
 
-  // Elements nested `levels` deep: deeper than a recursive tree walk's stack (issue 17).
+  // Elements nested `levels` deep: deeper than a recursive tree walk's stack.
   '/deep.html': (_req, res, url) => {
     const levels = intParam(url, 'levels', 100_000, 1, 1_000_000);
     sendHtml(
@@ -365,7 +365,7 @@ if (${url.searchParams.has('navigate')}) setTimeout(() => { location.href = targ
     });
   },
 
-  // Decompression bombs (issue 14): `?mb=` MiB of HTML in a small gzip or brotli body.
+  // Decompression bombs: `?mb=` MiB of HTML in a small gzip or brotli body.
   '/bomb/gzip.html': async (_req, res, url) =>
     send(
       res,
@@ -452,7 +452,7 @@ ${lines.join('\n')}
     });
   },
 
-  // A site search answering JSON, for a real SearXNG's json_engine to query (search issue 19).
+  // A site search answering JSON, for a real SearXNG's json_engine to query .
   '/search-api.json': (req, res, url) => {
     const words = (url.searchParams.get('q') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const pages = [

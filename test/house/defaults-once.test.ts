@@ -1,5 +1,5 @@
 /**
- * One home for defaults (issue 16): every default of a request option lives in its capability's
+ * One home for defaults: every default of a request option lives in its capability's
  * schema. This reads the defaults out of the schemas themselves and fails when source code under
  * packages/ repeats one as a fallback (`limit ?? 10_000`, `onlyMainContent: flag ?? true`).
  */

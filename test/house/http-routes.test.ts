@@ -1,5 +1,5 @@
 /**
- * HTTP routes as plugins with one error path (issue 16): app.ts only wires, every route lives
+ * HTTP routes as plugins with one error path: app.ts only wires, every route lives
  * in a plugin of routes/, and no route answers an error status by hand (refusals are thrown as
  * TrawlErrors and answered by the error handler, with a code from docs/errors.md).
  */

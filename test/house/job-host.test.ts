@@ -1,5 +1,5 @@
 /**
- * The service wing's hallway (issue 39): one job host, made in one place (the process builder),
+ * The service wing's hallway: one job host, made in one place (the process builder),
  * with each hosted kind of job registered on it and no route running a job of its own; one
  * builder of a process's services, which `trawl worker` uses without building an HTTP server.
  */

@@ -1,5 +1,5 @@
 /**
- * Blocks of source written twice (issue 16): runs of `size` consecutive lines that stand, the
+ * Blocks of source written twice: runs of `size` consecutive lines that stand, the
  * same to the letter once indentation is set aside, in two places. Lines with nothing but
  * punctuation or a keyword (`}`, `});`, `return;`) carry no logic and are passed over, and so
  * are import and re-export lists, which name what a file uses rather than say what it does: a

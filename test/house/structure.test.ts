@@ -1,5 +1,5 @@
 /**
- * The shape of the house (issue 16): the folders of packages/core/src import one another without
+ * The shape of the house: the folders of packages/core/src import one another without
  * a cycle (each concept sits on the ones below it), no source file grows past 500 lines, and no
  * block of six lines is written twice.
  * Type-only imports are left out of the graph: they vanish at run time and cannot form a cycle

@@ -150,13 +150,13 @@ export const engineConfigSchema = z
     browserSessionsPerTeam: z.number().int().min(0).max(100).default(3),
     /**
      * Whether browser sessions run callers' code (`execute` with `code`): `off` refuses it, `node`
-     * runs it in a child Node process under the permission model (issue 14).
+     * runs it in a child Node process under the permission model.
      * @default 'off'
      */
     browserExecute: z.enum(['off', 'node']).default('off'),
     /**
      * Tokens of the LLM's context window: page text shown to the model is cut to fit it, and a
-     * longer page is split in chunks whose answers are merged (issue 18).
+     * longer page is split in chunks whose answers are merged.
      * @default 8192
      */
     llmContextTokens: z.number().int().min(1024).max(2_000_000).default(8192),

@@ -1,6 +1,6 @@
 /**
  * @trawl/core/server — what a server built on the engine needs beyond the library's surface
- * (issue 16): parsing a request once and handing core the resolved options; the option shapes
+ *: parsing a request once and handing core the resolved options; the option shapes
  * requests are built from; the hosted service's business (credits ledger, feedback, the
  * webhook envelope of crawls); and the engine's building blocks that the HTTP and adapters
  * packages share (search index queries, diffs, judging). Library users import `@trawl/core`;

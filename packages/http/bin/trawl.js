@@ -2,7 +2,7 @@
 // The flag: on a machine with much memory V8 reserves a 128 MB young generation, most of a
 // crawl's resident memory. 16 MB, not less: the flag binds the conversion threads too, and a
 // page's conversion allocates more than 8 MB, so at 8 its live tree outlived two scavenges, was
-// promoted, and the thread ran a full GC every ~40 pages (issue 17: 18 % more CPU per page and
+// promoted, and the thread ran a full GC every ~40 pages (18 % more CPU per page and
 // more memory, bench/README.md, "Second pass: CPU per page").
 // Installed entry: runs the compiled CLI (dist/, built by `npm pack`'s prepack). In the
 // repository, `npm run -s trawl` runs the TypeScript sources directly.

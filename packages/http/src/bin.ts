@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 
 // Node keeps the compiled (and, for TypeScript sources, type-stripped) modules on disk, in
 // NODE_COMPILE_CACHE or the temporary folder: a command then starts in ~0.5 s less, and its
-// conversion threads, which load the converter again, ~0.3 s less each (issue 17: a 2,000-page
+// conversion threads, which load the converter again, ~0.3 s less each (a 2,000-page
 // `trawl crawl` spent a tenth of its time starting). Modules loaded before this line are not
 // cached, so everything else comes in through dynamic imports. Threads inherit the environment,
 // not the setting; NODE_DISABLE_COMPILE_CACHE=1 turns it off.
@@ -16,7 +16,7 @@ const { defaultConvertThreads, warmConversionThreads } = await import('@trawl/co
 const { threadsToWarm } = await import('./cli/warm-threads.ts');
 
 // The conversion threads load the converter (~0.4 s) while this thread loads the engine and the
-// command, instead of after the first page was fetched (issue 17). Static imports load before
+// command, instead of after the first page was fetched. Static imports load before
 // any code runs, so the rest comes in through dynamic imports.
 const warm = threadsToWarm(process.argv.slice(2), process.env, defaultConvertThreads());
 if (warm !== undefined) warmConversionThreads(warm);
@@ -28,7 +28,7 @@ const { userDirectory } = await import('./cli/cwd.ts');
 // After a full GC, V8 lets the old generation grow to up to four times what survived before it
 // runs the next one. A crawl promotes the pages in flight (~1 MB a scavenge), so over a long
 // `trawl crawl` the main thread's heap went from ~40–60 MB live to 230–340 MB between full GCs,
-// most of the process's RSS (issue 17). Growing by 100 % keeps it near twice the live set, for
+// most of the process's RSS. Growing by 100 % keeps it near twice the live set, for
 // every isolate of the process (the conversion threads too). This is no cap: a huge page still
 // gets all the heap it needs; only the next full GC comes sooner (each ~20–60 ms of CPU, against
 // the thousands of scavenges of a crawl). V8 reads the flag at each GC, so setting it here, once
@@ -43,7 +43,7 @@ if (directory !== process.cwd()) process.chdir(directory);
 /**
  * Settles once `stream` has written what it held back, or can write no more. Writes to a pipe are
  * asynchronous: without waiting here, a crawl read by a slower program (`| jq`, a loader)
- * buffered every page it had not read, ~40 KB each (issue 17).
+ * buffered every page it had not read, ~40 KB each.
  */
 function outputDrained(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {

@@ -2,7 +2,7 @@
  * The rows of the configuration that say where state and work live: the store jobs and results
  * are kept in, and the queue their units of work wait in. With a shared store and a shared queue,
  * any number of API and worker processes on any number of machines serve one deployment
- * (README § Running on several machines, issue 21).
+ * (README § Running on several machines).
  */
 import { z } from 'zod';
 import { integerFromEnv, type ConfigRow } from './config-values.ts';

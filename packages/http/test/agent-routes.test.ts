@@ -1,5 +1,5 @@
 /**
- * The agent routes in the server (issue 20), built in-process: a request is refused at once
+ * The agent routes in the server, built in-process: a request is refused at once
  * without a model (501 naming the variables) or with bad input (400 naming the field); a run's
  * webhooks go out in order with the agent events; its credits land in the ledger under its id and
  * match what the status says; it leaves a job record; a cancel stops it mid-run.

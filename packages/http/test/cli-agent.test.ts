@@ -1,5 +1,5 @@
 /**
- * `trawl agent` (issue 20): the answer as JSON on stdout and a line per tool call on stderr (a
+ * `trawl agent`: the answer as JSON on stdout and a line per tool call on stderr (a
  * redrawn line on a terminal); its flags reach the run (`--max-credits`, `--url` with
  * `--strict`, `--schema`); usage mistakes exit 2 naming the flag; without a model it stops at
  * once naming the variables; TRAWL_LLM_TOOL_CALLS=json-action offers the tools as a prompt.

@@ -1,5 +1,5 @@
 /**
- * The conventions the `trawl` commands share (issue 23): a mistake in the command line is one
+ * The conventions the `trawl` commands share: a mistake in the command line is one
  * line naming the flag and `--help` with exit 2; a flag has one name on every page command;
  * `--quiet` prints nothing; options whose setting is missing are refused before any work.
  */

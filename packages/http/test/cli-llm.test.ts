@@ -1,5 +1,5 @@
 /**
- * The CLI's LLM commands (issue 18) against the fake OpenAI-compatible server: `trawl scrape`
+ * The CLI's LLM commands against the fake OpenAI-compatible server: `trawl scrape`
  * with --json-schema / --prompt, --summary and --question, and `trawl extract`; without a model
  * they fail with one line naming TRAWL_LLM_MODEL.
  */

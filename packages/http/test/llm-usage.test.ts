@@ -1,5 +1,5 @@
 /**
- * LLM tokens on the server's books (issue 18): a scrape with the json format writes an
+ * LLM tokens on the server's books: a scrape with the json format writes an
  * `llm_tokens` line in the credits ledger at the configured price per 1,000 tokens, and a team
  * past its daily token cap gets 429 with Retry-After for LLM formats, while plain scrapes go on.
  */

@@ -1,5 +1,5 @@
 /**
- * One validation per request (issue 16): the server parses a body once, with core's schema
+ * One validation per request: the server parses a body once, with core's schema
  * extended by the wire fields, and core runs the resolved options without parsing them again.
  * The spies only watch core's schemas; the request schemas are other objects built from them.
  */

@@ -1,5 +1,5 @@
 /**
- * The commands and settings of a split deployment (issue 21): what `trawl worker` and
+ * The commands and settings of a split deployment: what `trawl worker` and
  * `trawl serve --role api` refuse, and the queue `TRAWL_QUEUE` chooses, on the real Redis.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Tool calls over the chat-completions wire protocol, both ways the OpenAI-compatible servers
- * allow (issue 20): natively (`tools`, `tool_choice`, `message.tool_calls`, role `tool` messages
+ * allow: natively (`tools`, `tool_choice`, `message.tool_calls`, role `tool` messages
  * naming a `tool_call_id`), and, for models or servers without tool calling, as a JSON-action
  * prompt: the tools are described in a system message and the model answers
  * `{"tool": name, "arguments": {...}}`, which is read back into the same tool calls.

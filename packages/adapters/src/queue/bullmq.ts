@@ -1,6 +1,6 @@
 /**
  * A Queue on BullMQ over Redis: units added by any process run on whichever `trawl worker` (or
- * `trawl serve`) consumes their kind, on any machine that reaches the Redis server (issue 21).
+ * `trawl serve`) consumes their kind, on any machine that reaches the Redis server.
  *
  * One BullMQ queue per kind of unit (`job`, `page`), named `<kind>` under `prefix`. The
  * unit id is the BullMQ job id, so adding a unit that still waits or runs is a no-op. A consumer

@@ -1,5 +1,5 @@
 /**
- * The agent (issue 20) over the fake OpenAI server, with a model scripted to act on what the tools
+ * The agent over the fake OpenAI server, with a model scripted to act on what the tools
  * really return: it searches the built-in index, maps the fixture shop, reads three pages and
  * answers with facts combined from them; it runs out of maxCredits and answers partially; it is
  * constrained to URLs and tries to leave them; it calls unknown tools and sends bad arguments; it

@@ -1,6 +1,6 @@
 /**
  * The LLM formats through scrape() and crawl() against a fake OpenAI-compatible server that
- * speaks the wire protocol (issue 18): json, summary, question, query, highlights re-ranking,
+ * speaks the wire protocol: json, summary, question, query, highlights re-ranking,
  * product and menu gap filling; a 300 KB page on a 4k-token model chunked and merged; the
  * endpoint's context_length_exceeded answered by cutting smaller; a wrong answer retried once
  * with the validator's errors; non-JSON and hanging models left as warnings; the answer cache

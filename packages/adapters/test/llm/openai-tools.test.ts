@@ -1,7 +1,7 @@
 /**
  * OpenAiLlmProvider's tool calls on the wire, against the fake OpenAI-compatible server: the
  * native request (function tools, tool_choice, an assistant message with tool_calls and the role
- * `tool` answer naming its call), and when it falls back to a JSON-action prompt (issue 20).
+ * `tool` answer naming its call), and when it falls back to a JSON-action prompt.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LlmTool } from '@trawl/core';

@@ -1,5 +1,5 @@
 /**
- * What an agent run may still spend (issue 20): model steps, pages, and credits. Credits are
+ * What an agent run may still spend: model steps, pages, and credits. Credits are
  * counted as the server charges them: each search, map and page at its price, and the LLM tokens
  * of the whole run at the `llm_tokens` price per started thousand. `maxCredits` is a hard stop:
  * before anything that costs, the run asks whether it fits together with a reserve for one last

@@ -1,5 +1,5 @@
 /**
- * `agent()`: autonomous collection of web data to a schema (issue 20; `POST /v2/agent`). A model
+ * `agent()`: autonomous collection of web data to a schema (`POST /v2/agent`). A model
  * that calls tools — search, map, scrape, extract, finish — finds the pages, reads them and fills
  * the schema, within a step, page and credit budget, leaving a trace of every step.
  */

@@ -1,5 +1,5 @@
 /**
- * The agent's loop (issue 20): ask the model for its next step with the tools on offer, run the
+ * The agent's loop: ask the model for its next step with the tools on offer, run the
  * tool calls it makes, tell it the results, and go on until it calls `finish` with an acceptable
  * answer, or a budget runs out. Then the model is asked once more, offered only `finish`, to
  * answer with what it has (marked partial); a model that still does not answer fails the run with

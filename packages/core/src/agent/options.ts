@@ -1,5 +1,5 @@
 /**
- * Options of `agent()` (issue 20; the SDK's `startAgent()` body, reference-behaviour (a)): what
+ * Options of `agent()` (the SDK's `startAgent()` body, reference-behaviour (a)): what
  * to collect, where to look, and how much it may cost. The single home of the agent's per-request
  * defaults, and of the budgets that `effort` stands for.
  */

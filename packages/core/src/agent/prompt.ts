@@ -1,5 +1,5 @@
 /**
- * The agent's instructions (issue 20): the task, the tools' rules, the budget, the URLs to start
+ * The agent's instructions: the task, the tools' rules, the budget, the URLs to start
  * from or stay within, and where each fact's source URL goes. Page text reaches the model only
  * inside tool results, and the model is told it is data, never instructions.
  */

@@ -1,5 +1,5 @@
 /**
- * `strictConstrainToURLs` (issue 20): a run may read only the URLs it was given and the pages
+ * `strictConstrainToURLs`: a run may read only the URLs it was given and the pages
  * under their paths. `https://shop.example/catalog/` allows `https://shop.example/catalog/...`;
  * `https://shop.example/item.html` allows that page (and anything below it as a path). Scheme,
  * host and port must match exactly; a path matches at a `/` boundary, so `/catalog` does not

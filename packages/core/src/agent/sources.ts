@@ -1,5 +1,5 @@
 /**
- * Facts with their source URL (issue 20): the fields of the answer's schema that name where a
+ * Facts with their source URL: the fields of the answer's schema that name where a
  * fact came from (`source`, `sourceUrl`, `sourceURL`, `source_url`, `sources`, `sourceUrls`),
  * which the model is told to fill, and the check that each URL in them is a page the run read
  * or a search result it saw, so that an answer cannot cite a page nobody looked at.

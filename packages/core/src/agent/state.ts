@@ -1,5 +1,5 @@
 /**
- * What an agent run is, as kept between its steps (issue 20): the conversation, the counters of
+ * What an agent run is, as kept between its steps: the conversation, the counters of
  * its budget, the pages it read and its trace. It is plain JSON, so the server stores it after
  * every step and a restarted process resumes the run from it; and what `agent()` returns.
  */

@@ -1,5 +1,5 @@
 /**
- * The trace of an agent run (issue 20; `GET /v2/agent/{id}/trace`): every step as events in the
+ * The trace of an agent run (`GET /v2/agent/{id}/trace`): every step as events in the
  * shape of the SDK's `AgentTraceEvent` (schemaVersion 1), so `getAgentTrace()` reads them as it
  * reads the hosted service's. Beyond that shape, each event carries what a person auditing a run
  * needs: the step, the pages a tool read, its tokens, credits and time.

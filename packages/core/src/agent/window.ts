@@ -1,5 +1,5 @@
 /**
- * Keeping a run's conversation within the model's context (issue 20). The run keeps every message
+ * Keeping a run's conversation within the model's context. The run keeps every message
  * (its state is what a restart resumes from), but what is sent is cut to fit: the oldest tool
  * results are replaced by a line saying what they were, the newest stay whole. The model keeps
  * the facts it needs by noting them in its own messages and in later tool arguments.

@@ -1,5 +1,5 @@
 /**
- * What a session's CDP clients may ask of its Chromium (issue 14, point 4): the relay checks every
+ * What a session's CDP clients may ask of its Chromium: the relay checks every
  * command against this before it reaches the pipe.
  *
  * Web content cannot open `file:` or `chrome:` pages nor read the disk by itself: Chromium refuses

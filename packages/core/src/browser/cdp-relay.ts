@@ -1,5 +1,5 @@
 /**
- * The one door into a session's Chromium (issue 14): every CDP client of the session (the caller's
+ * The one door into a session's Chromium: every CDP client of the session (the caller's
  * Playwright, the session's code, the server's own connection for actions and profiles) is a peer
  * of this relay, which alone holds the browser's debugging pipe.
  *

@@ -1,5 +1,5 @@
 /**
- * A Chromium whose only DevTools connection is a pipe held by this process (issue 14, point 5).
+ * A Chromium whose only DevTools connection is a pipe held by this process.
  *
  * With `--remote-debugging-pipe` Chromium reads CDP messages from fd 3 and writes its own to fd 4,
  * each a JSON text ended by a NUL byte. It opens no port and writes no `DevToolsActivePort`, so

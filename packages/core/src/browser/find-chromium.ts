@@ -1,5 +1,5 @@
 /**
- * Finding a Chromium on the machine. Trawl never downloads a browser (issue 7): it uses the one
+ * Finding a Chromium on the machine. Trawl never downloads a browser: it uses the one
  * the operator installed, named in the configuration or found at the usual install paths.
  */
 import { NotConfiguredError } from '../errors.ts';

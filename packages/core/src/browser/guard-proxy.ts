@@ -1,6 +1,6 @@
 /**
  * A small forward proxy in this process that every request of a guarded browser context goes
- * through (issue 14 point 3): navigations and each redirect hop, sub-resources, fetches of
+ * through: navigations and each redirect hop, sub-resources, fetches of
  * workers, WebSockets. Request interception (`page.route`) sees none of redirects' later hops,
  * and neither workers' nor WebSockets' traffic reliably; a proxy sees every connection Chromium
  * opens, because Chromium resolves no name itself when it has one.

@@ -17,7 +17,7 @@ export interface BrowserLocale {
 // under it stands for the country, which picks the most populous zone for the large ones
 // (New York, São Paulo, Sydney, Toronto, Mexico City, Shanghai, Jakarta). Built on first use:
 // the table computes every zone's offset through Intl, ~0.3 s of CPU that every `trawl` command
-// paid at start-up though only browser scrapes with a `location` read it (issue 17).
+// paid at start-up though only browser scrapes with a `location` read it.
 let zoneByCountry: Map<string, string> | undefined;
 
 function zoneOf(country: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * What a page's own scripts may not do to the server through the browser (issue 46): everything
+ * What a page's own scripts may not do to the server through the browser: everything
  * Chromium tells Playwright arrives on the thread that answers requests, so a page that opens
  * windows without end, raises dialogs in a loop or grows its DOM to gigabytes would cost that
  * thread, not only its renderer. A scrape context opens no second window, shows no dialog, and

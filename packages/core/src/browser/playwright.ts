@@ -1,7 +1,7 @@
 /**
  * playwright-core, loaded the first time a browser is needed. Loading it costs about 80 MB of
  * RSS (measured on Node 24), which a crawl or a server that never renders a page should not pay
- * (issue 17); modules that only use its types import those, which are erased.
+ *; modules that only use its types import those, which are erased.
  */
 import type * as PlaywrightModule from 'playwright-core';
 

@@ -17,9 +17,9 @@ import { findChromium, type ChromiumLookup } from './find-chromium.ts';
 import { loadPlaywright } from './playwright.ts';
 
 /**
- * Switches every Chromium of Trawl starts with (issue 7): no sandbox (containers rarely allow
+ * Switches every Chromium of Trawl starts with: no sandbox (containers rarely allow
  * its namespaces), and no background traffic to Google services. A page's JavaScript heap is
- * capped as a conversion thread's is (issue 46): a script that allocates without end took its
+ * capped as a conversion thread's is: a script that allocates without end took its
  * renderer to 4.7 GB, where it now crashes alone at 512 MB and the scrape fails with it.
  */
 export const chromiumArgs: readonly string[] = [

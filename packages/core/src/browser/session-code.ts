@@ -1,6 +1,6 @@
 /**
  * Running a session's code (`POST /v2/browser/{id}/execute` with `code`): a child Node process
- * under Node's permission model, connected to the session's relay over CDP (issue 14).
+ * under Node's permission model, connected to the session's relay over CDP.
  *
  * A crash or endless loop in the code cannot take the server down, and the permission model
  * (`--permission`) denies it the file system (it may read Playwright's own files and write its

@@ -7,7 +7,7 @@
  * connects to, so sessions must share nothing with each other or with the scrape pool. Its only
  * DevTools connection is a pipe held by the session's relay (no port, no `DevToolsActivePort`),
  * and every client goes through that relay, which refuses what would read the server's files
- * (issue 14). With `addressGuard`, the whole Chromium is launched behind a guard proxy of the
+ *. With `addressGuard`, the whole Chromium is launched behind a guard proxy of the
  * session's own, so that no client can reach loopback or private addresses through it, whatever
  * it makes the browser load. A session ends when deleted, after `ttl` seconds in all, or after `activityTtl`
  * seconds without activity; its profile (when it has one with `saveChanges`) is saved when it ends.
@@ -290,7 +290,7 @@ export class BrowserSessions {
         );
       }
       if ((this.#options.execute ?? 'off') !== 'node') {
-        // Off by default (issue 14): code runs on the server's machine, see the README.
+        // Off by default: code runs on the server's machine, see the README.
         throw new NotConfiguredError(
           'Running code in browser sessions is off on this server: the operator turns it on with browserExecute set to node. Actions (execute with actions) and the cdpUrl still work',
           { details: [{ path: ['code'], message: 'code execution is off' }] },

@@ -58,7 +58,7 @@ function decodeUndeclared(body: Uint8Array): DecodedText {
   const sampleText = utf8TextOf(sample, truncated);
   if (sampleText !== undefined) {
     // A sample that is the whole body is the page's text already: decoding it again made a
-    // second copy of every such page (issue 17).
+    // second copy of every such page.
     const text = truncated ? decodeWith(body, 'utf-8') : sampleText;
     return { text, charset: 'utf-8', source: 'detected' };
   }

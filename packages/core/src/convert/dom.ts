@@ -90,7 +90,7 @@ class DepthCappedHandler extends DomHandler {
 /**
  * htmlparser2's own stack of open elements, capped at the same depth: it adds each element at the
  * array's front, a copy of the whole stack per tag, so a million unclosed `<div>`s took minutes
- * whatever the tree builder did with them (issue 46). Past the cap an element counts as void
+ * whatever the tree builder did with them. Past the cap an element counts as void
  * while it opens (added and closed at once, which is how DepthCappedHandler flattens it); closing
  * tags are read as always.
  */
@@ -217,7 +217,7 @@ export function findFirst(root: ParentNode, tagName: string): Element | undefine
  * `context` is passed to each call, so that a hot walk can use a function of its module instead
  * of a closure made per page: V8 keeps a closure's optimised code only while that closure lives,
  * and a closure per page was compiled again after every full GC of the conversion thread, some
- * fifty times in a 2,000-page crawl (issue 17).
+ * fifty times in a 2,000-page crawl.
  */
 export function walkElements<C = undefined>(
   root: ParentNode,

@@ -1,5 +1,5 @@
 /**
- * Legacy binary Office files (DOC, XLS, PPT; issue 22) through LibreOffice: `soffice --headless
+ * Legacy binary Office files (DOC, XLS, PPT) through LibreOffice: `soffice --headless
  * --convert-to` turns them into DOCX, XLSX and PPTX, which the OOXML readers then read. No npm
  * reader fits: the npm `xlsx` (SheetJS) package stopped at 0.18.5 with known advisories (SheetJS
  * now publishes only to its own CDN), and there is no maintained pure-JS DOC or PPT reader.

@@ -2,7 +2,7 @@
  * Which escaping rules can match a string between its neighbours, found cheaply, so that the
  * escaping (markdown-escape.ts) runs only those, and returns most text untouched without
  * running any. Running all ~90 rules over every text node was the largest cost of writing
- * markdown (issue 17). A rule is left out only when it provably matches nothing: out of scope
+ * markdown. A rule is left out only when it provably matches nothing: out of scope
  * of the construct stack; needing a line ending when the text and its neighbours have none;
  * its character absent from the text (its matches would fall on the neighbours, which are
  * never escaped; only an underscore in the text looks at them); or its pattern matching
@@ -65,7 +65,7 @@ export function rulesThatMayApply(
         matchesAnywhere(rule, value.slice(-2) + after);
     } else if (!lineEndingInValue && rule.atBreak) {
       // Every paragraph's first text follows a line ending, and its prose holds a dot: the
-      // list-number rule then read every paragraph to the end (issue 17).
+      // list-number rule then read every paragraph to the end.
       found = matchesAnywhere(rule, (head ??= breakHead(before, value, after)));
     } else {
       found = matchesAnywhere(rule, (subject ??= before + value + after));
@@ -88,7 +88,7 @@ export function mayChangeFirst(stack: readonly string[], value: string): boolean
 
 /**
  * The ASCII characters of the text in hand, found in one pass over it: one search per rule
- * character read each text node some twenty times (issue 17). A character's slot takes the
+ * character read each text node some twenty times. A character's slot takes the
  * stamp of the call that saw it, so nothing is cleared between calls.
  */
 const seenAt = new Uint32Array(128);

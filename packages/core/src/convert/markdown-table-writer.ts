@@ -1,7 +1,7 @@
 /**
  * GFM tables as our markdown writer writes them: unpadded (no alignment of the `|`), one space
  * inside each non-empty cell, the header row as long as the table is wide, and every delimiter
- * cell `---` with its alignment colons (issue 15: a one-dash `| - |` row is valid GFM but refused
+ * cell `---` with its alignment colons (a one-dash `| - |` row is valid GFM but refused
  * by stricter table readers). This is what mdast-util-gfm-table writes with `tablePipeAlign` off,
  * with our delimiter row.
  */

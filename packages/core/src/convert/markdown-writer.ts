@@ -5,7 +5,7 @@
  *
  * The library's generic machinery — a position tracker moved over every string, a dispatcher
  * per node, ~90 escaping rules run over every text, a tree walk per heading — was the largest
- * part of a page's conversion in profiled crawls (issues 17 and 44), for a tree that uses a few
+ * part of a page's conversion in profiled crawls, for a tree that uses a few
  * node types and one set of options. This file writes the blocks (root, paragraphs, headings,
  * quotes, lists, code, rules, HTML) and how they are joined; markdown-phrasing.ts the inline
  * content, markdown-table-writer.ts tables. A tree with a node we never build (definitions,

@@ -20,7 +20,7 @@ const gfmTable = gfmTableToMarkdown(tableSettings).handlers!['table']!;
 /**
  * GFM tables with every delimiter cell written `---`. Unpadded tables get a one-dash delimiter
  * row (`| - |`), valid GFM but refused by stricter table parsers and by tools that look for
- * `---` (issue 15). The delimiter row is always the table's second line, since a cell holds no
+ * `---`. The delimiter row is always the table's second line, since a cell holds no
  * line break.
  */
 const table: Handle = (node, parent, state, info) => {
@@ -125,7 +125,7 @@ const lineTerminators = ['\n', '\r', '\u2028', '\u2029'];
 /**
  * Whether `[ \t]+$` (multiline) can match before the end: a space or tab before a line
  * terminator. A search for each terminator, looking one character back: eight substring searches
- * of the page, or one regex, cost ten times more (issue 17).
+ * of the page, or one regex, cost ten times more.
  */
 function hasTrailingBlanks(markdown: string): boolean {
   for (const terminator of lineTerminators) {

@@ -166,7 +166,7 @@ interface PageWideCollection {
 
 /**
  * Adds an element's link or image to the collection: a function of the module rather than a
- * closure per page, which V8 compiled again after every full GC (issue 17; see walkElements).
+ * closure per page, which V8 compiled again after every full GC (see walkElements).
  */
 function collectLinkOrImage(element: Element, into: PageWideCollection): boolean {
   if (into.wants.links && element.name === 'a') {

@@ -1,5 +1,5 @@
 /**
- * The schema.org data a page publishes about itself (issue 18: product and menu read it before
+ * The schema.org data a page publishes about itself (product and menu read it before
  * any model): JSON-LD blocks, microdata and RDFa, as flat lists of typed nodes.
  *
  * Parsing is htmlmetaparser's (a well-kept htmlparser2 handler that reads all three syntaxes into

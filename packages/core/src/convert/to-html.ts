@@ -54,7 +54,7 @@ export interface ToHtmlOptions {
 /**
  * The HTML of a file of `kind`. Each reader (pdf.js, mammoth, exceljs, the ODF, PPTX and EPUB
  * readers) is loaded the first time a file of its kind comes: together they are about 40 MB of
- * memory that a process crawling web pages never needs (issue 17).
+ * memory that a process crawling web pages never needs.
  *
  * @throws UNSUPPORTED_FILE_TYPE for kinds not handled yet
  */

@@ -1,5 +1,5 @@
 /**
- * A second XLSX reader, straight from the package's XML (issue 22). exceljs throws on a share of
+ * A second XLSX reader, straight from the package's XML. exceljs throws on a share of
  * real workbooks (a workbook part under an unusual name, tables with auto-filters, inline strings,
  * alternate content in the properties) and takes quadratic time on sheets with tens of thousands
  * of merged ranges; this reader takes only what a document needs — sheet names and visibility,

@@ -2,7 +2,7 @@
  * ZIP packages (DOCX, XLSX, PPTX, ODF, EPUB) unpacked under a cap on the bytes inflation actually
  * produces. A ZIP's headers only declare sizes: a 1 MB entry that says "100 KB" may inflate to
  * 1 GB, and JSZip (which mammoth and exceljs use too) believes the header and inflates it whole
- * (issue 14, point 7). Here every entry is inflated by node:zlib with `maxOutputLength` set to what
+ *. Here every entry is inflated by node:zlib with `maxOutputLength` set to what
  * the entry declares and what is left of the package's budget, so inflation stops at the first
  * chunk past either; the libraries then get the inflated bytes, never a compressed entry.
  */

@@ -161,7 +161,7 @@ export class JobState {
   /**
    * Runs writes that must land in this order. A store that keeps the order of writes started
    * together (`orderedWrites`) gets them all at once, so they share its commits; a crawl's page
-   * otherwise waits for a commit per write (issue 17: six a page). Others get one at a time.
+   * otherwise waits for a commit per write (six a page). Others get one at a time.
    */
   async #inOrder(writes: readonly (() => Promise<unknown>)[]): Promise<void> {
     if (this.store.capabilities?.orderedWrites) {

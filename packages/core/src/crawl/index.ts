@@ -110,7 +110,7 @@ function batchRecord(
 
 /**
  * Writes a new crawl or batch scrape to the store without running it: its owner, wherever it
- * runs, picks it up with `resumeJob` (issue 21). Resolves with the record as stored.
+ * runs, picks it up with `resumeJob`. Resolves with the record as stored.
  * @throws as `crawl()` and `batchScrape()` for bad options
  */
 export async function submitJob(

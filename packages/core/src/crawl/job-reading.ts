@@ -1,7 +1,7 @@
 /**
  * Reading a job back from the store (its record, progress and documents), the same for the
  * process that runs the job and for any other that only reads it (a status request answered by
- * an API process, issue 21).
+ * an API process).
  */
 import { EventEmitter } from 'node:events';
 import type { Document } from '../document.ts';

@@ -108,7 +108,7 @@ export class JobRunner extends RecordedJob implements Job {
   get engineContext(): EngineContext {
     return { ...this.#context, signal: this.#abort.signal };
   }
-  /** Stops driving without an end status or `done`: another process took the job over (issue 21). */
+  /** Stops driving without an end status or `done`: another process took the job over. */
   abandon(): void {
     this.#finishing = true;
     this.#stopWatch?.();

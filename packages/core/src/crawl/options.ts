@@ -21,7 +21,7 @@ const pathPatternsSchema = z
   .default([])
   .superRefine((patterns, context) => {
     // Checked here, once, on the engine that will run them: the crawl's filter compiles the
-    // same strings with RE2 (issue 14: a backtracking pattern froze the server).
+    // same strings with RE2 (a backtracking pattern froze the server).
     patterns.forEach((pattern, index) => {
       const problem = pathPatternProblem(pattern);
       if (problem) context.addIssue({ code: 'custom', path: [index], message: problem });

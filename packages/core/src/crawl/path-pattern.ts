@@ -1,7 +1,7 @@
 /**
  * The user's URL patterns (`includePaths`, `excludePaths`) on a linear-time engine. JavaScript's
  * own RegExp backtracks, so one pattern such as `(a+)+$` against one long link froze the whole
- * server (issue 14, point 6). RE2 semantics (through re2js, pure JavaScript) match in time linear
+ * server. RE2 semantics (through re2js, pure JavaScript) match in time linear
  * in the subject, whatever the pattern; the price is that backreferences and lookaround, which
  * need backtracking, cannot be expressed and are refused when the options are read.
  */

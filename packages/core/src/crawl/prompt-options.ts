@@ -1,5 +1,5 @@
 /**
- * Crawl `prompt` (issue 18): a sentence ("only the blog posts from 2024, at most 50") turned
+ * Crawl `prompt`: a sentence ("only the blog posts from 2024, at most 50") turned
  * into crawl options by one LLM call with a JSON Schema of the options. Options the caller set
  * explicitly win; what the model proposes is checked by the crawl options schema, and anything
  * that does not pass is left out with a warning rather than failing the crawl.

@@ -42,7 +42,7 @@ export class RecentDocuments {
    * Lets go of a document a reader has taken. With one reader, the usual case, a document then
    * lives only until it is handed over and dies young; kept for the next 128 pages, every one
    * outlived two scavenges and was promoted, and the main thread's old generation grew by their
-   * garbage (issue 17). A second reader finds it in the store.
+   * garbage. A second reader finds it in the store.
    */
   release(ordinal: number): void {
     this.#byOrdinal.delete(ordinal);
@@ -53,7 +53,7 @@ export class RecentDocuments {
    * far, so still being written by this job, which remembers it once it is stored. A reader
    * waits for it rather than read the store: it found the commit done but the document not yet
    * remembered more than half the time, read and parsed it again, and the copy it then left
-   * here was never released (issue 17). False before anything is remembered, when a resumed
+   * here was never released. False before anything is remembered, when a resumed
    * job's earlier documents are in the store only.
    */
   isAhead(ordinal: number): boolean {

@@ -1,5 +1,5 @@
 /**
- * What the owner of a job does when the job lives in a store other processes share (issue 21):
+ * What the owner of a job does when the job lives in a store other processes share:
  * its pages may be scraped by worker processes (a `PageDispatch` through the Queue), its counters
  * are published for the status reads of other processes, and a cancel asked for by any process
  * reaches it within half a second.

@@ -1,10 +1,10 @@
 /**
  * Sitemap discovery for crawl and map: the sitemaps robots.txt lists, `<start path>/sitemap.xml`
  * and `/sitemap.xml`, sitemap indexes followed to their leaves, gzip sitemaps unpacked (spec (b)
- * step 6; issue 3, `sitemap` option).
+ * step 6; the `sitemap` option).
  *
  * One bad sitemap never fails the load: it becomes an entry in `errors` and the rest go on, so a
- * site with a broken index still yields the URLs of its good sitemaps (issue 3, "Bad input").
+ * site with a broken index still yields the URLs of its good sitemaps ("Bad input").
  */
 import { Parser } from 'htmlparser2';
 import { promisify } from 'node:util';
@@ -158,7 +158,10 @@ async function fetchSitemap(
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
         throw new ContentTooLargeError(
           `The unpacked sitemap is larger than the ${deps.config.maxBodyBytes.toLocaleString('en-US')} bytes limit. Raise maxBodyBytes in the engine config to read it`,
-          { cause: error, details: { setting: 'maxBodyBytes', limitBytes: deps.config.maxBodyBytes } },
+          {
+            cause: error,
+            details: { setting: 'maxBodyBytes', limitBytes: deps.config.maxBodyBytes },
+          },
         );
       }
       throw new UnsupportedTypeError(`Could not gunzip the sitemap: ${(error as Error).message}`, {

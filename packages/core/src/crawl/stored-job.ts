@@ -1,6 +1,6 @@
 /**
  * A job as the store shows it, for a process that does not run it: an API process answering a
- * status request while a worker elsewhere owns the crawl (issue 21). Opening one never starts
+ * status request while a worker elsewhere owns the crawl. Opening one never starts
  * anything; its status and counters are what the owner last published (twice a second), and a
  * cancel is a request the owner acts on.
  */

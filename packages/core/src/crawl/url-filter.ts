@@ -144,7 +144,7 @@ export class CrawlScope {
   constructor(startUrl: URL, options: ScopeOptions) {
     this.#options = options;
     // Empty patterns would match everything; the hosted service ignores them. Linear-time
-    // matching: a link of any length costs time in proportion to its length (issue 14).
+    // matching: a link of any length costs time in proportion to its length.
     this.#include = options.includePaths.filter(Boolean).map(compilePathPattern);
     this.#exclude = options.excludePaths.filter(Boolean).map(compilePathPattern);
     this.moveTo(startUrl);

@@ -3,7 +3,7 @@
  *
  * SQLite checkpoints in the commit that makes the log pass its threshold, on the thread that
  * committed, and waits there for the copy and two fsyncs: in a 2,000-page crawl, 9 commits of
- * 115 ms each, a tenth of the crawl's thread (issue 17). This thread opens its own connection
+ * 115 ms each, a tenth of the crawl's thread. This thread opens its own connection
  * and runs passive checkpoints (they never wait for, nor stop, the writer) every few MB written,
  * so the writer's own checkpoint, still armed as the backstop, finds little left to copy. When
  * the store closes, this connection closes last and SQLite's final checkpoint runs here too.

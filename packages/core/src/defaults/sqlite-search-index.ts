@@ -7,7 +7,7 @@
  * Each page row belongs to a team (the one it was scraped for) and every read filters by it: the
  * same URL scraped by two teams is two rows, and a team finds only its own.
  *
- * Pages are indexed lazily (issue 17). A put stores the page's row, which costs about what storing
+ * Pages are indexed lazily. A put stores the page's row, which costs about what storing
  * its document does; splitting its ~6,000 words into FTS5's lists cost three times that, on the
  * thread that fetches and stores every page of a crawl. So the words of pages past the
  * `indexed through` mark are added when the index is next read (query, stats) or once no page
@@ -239,7 +239,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (this.#inStoreGroup) {
       // Written now, committed with the store's writes of this turn: a queue held each page's
       // text (~70 KB) for up to 32 pages, long enough for the crawl thread's scavenges to
-      // promote it, and the old generation filled with pages already written (issue 17).
+      // promote it, and the old generation filled with pages already written.
       this.#inStoreGroup(() => this.#putInGroup(entry)).catch((error: unknown) =>
         lostPages(1, error),
       );

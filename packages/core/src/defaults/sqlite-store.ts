@@ -2,7 +2,7 @@
  * The embedded Store: one SQLite file through node:sqlite, in WAL mode so readers never wait for
  * the writer. Values are stored as JSON text; expiry is checked on read and swept on write.
  *
- * Writes are committed in groups (issue 17): a write runs at once inside a transaction that
+ * Writes are committed in groups: a write runs at once inside a transaction that
  * stays open until the current turn of the event loop ends (or `maxGroupWrites` writes), and its
  * promise resolves only once that transaction has committed. So a write whose promise resolved
  * survives the process being killed, while the many pages a crawl has in flight share one commit
@@ -47,7 +47,7 @@ export interface SqliteStoreOptions {
  * - A rowid table with the key in an index of its own, not a WITHOUT ROWID table: values are
  *   tens of KB (a cached page, a crawl's document), and a WITHOUT ROWID B-tree keeps them in its
  *   key order, so every lookup and insert of a random key (the page cache's hashes) walked and
- *   split pages full of them. Measured on 4,000 pages of 36 KB (issue 17): lookups 1.0 s → 15 ms,
+ *   split pages full of them. Measured on 4,000 pages of 36 KB: lookups 1.0 s → 15 ms,
  *   inserts 1.0 → 0.34 s, CPU 3.3 → 1.3 s.
  */
 function createSchema(db: DatabaseSync): void {
@@ -124,7 +124,7 @@ export function prefixEnd(prefix: string): string | Uint8Array {
 /**
  * The size of a new file's pages. A crawl writes ~120 KB a page (document, page cache, search
  * index), all of it in overflow chains: 16 KiB pages make a quarter of the WAL frames and
- * syscalls of SQLite's 4 KiB, for 30–40 % less time in commits on 4,000 such pages (issue 17).
+ * syscalls of SQLite's 4 KiB, for 30–40 % less time in commits on 4,000 such pages.
  * Larger pages cost more again: every small update (a queue entry) rewrites a whole page.
  * A file made earlier keeps its pages; only a VACUUM would change them.
  */

@@ -3,7 +3,7 @@
  * serve`, and a `trawl worker`) runs one over its `WebhookSender`. It takes over the pending
  * deliveries nobody holds — those of a process that was killed once their lease has expired, and
  * those a stopped process released — so each is delivered at least once, by one process at a
- * time (issue 21, item 7).
+ * time.
  */
 import type { WebhookSender } from './webhook-notifier.ts';
 

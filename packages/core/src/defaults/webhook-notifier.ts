@@ -118,7 +118,7 @@ export class WebhookSender {
   /**
    * Connections to receivers. With private targets refused, its sockets resolve a name once,
    * through the guard, and connect to the address that was checked: a rebinding DNS answer
-   * cannot slip a private address between a check and the connection (issue 16).
+   * cannot slip a private address between a check and the connection.
    */
   readonly #dispatcher: Dispatcher;
   readonly #guard: AddressGuardOptions;

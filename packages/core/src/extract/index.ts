@@ -1,5 +1,5 @@
 /**
- * `extract()`: one JSON answer over many pages (issue 18; `/v2/extract`). Wildcard URLs are
+ * `extract()`: one JSON answer over many pages (`/v2/extract`). Wildcard URLs are
  * mapped and the pages most relevant to the prompt picked; each page is scraped and asked the
  * same task through the LLM layer; the answers merge (arrays concatenated and de-duplicated,
  * scalars from the first page that has them), and `sources` says which pages gave each field.

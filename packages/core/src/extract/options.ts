@@ -1,5 +1,5 @@
 /**
- * Options of `extract()` (issue 18; the SDK's `extract()` body): pages, or `/*` wildcards meaning
+ * Options of `extract()` (the SDK's `extract()` body): pages, or `/*` wildcards meaning
  * "map the site and pick the pages the prompt is about", and what to read off them.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * Counters that every process of a deployment shares: the team limits (a request rate, scrapes at
- * once, credit totals) that must hold however many processes serve one team (issue 21, item 6).
+ * once, credit totals) that must hold however many processes serve one team.
  *
  * @remarks
  * The embedded default is `MemoryCounters`: one process counts its own. Every operation is atomic

@@ -7,7 +7,7 @@
  * Deliberately out of the contract: streaming, images, parallel-tool-call settings, and token
  * accounting beyond the counts an answer reports. Retries are the provider's business. Tool calls
  * (`completeWithTools`) are optional: a provider for a model without native tool calling may
- * still offer them through a JSON-action prompt (issue 20).
+ * still offer them through a JSON-action prompt.
  */
 
 /** One message of the conversation. */

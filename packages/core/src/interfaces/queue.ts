@@ -2,7 +2,7 @@
  * Units of work and who runs them. A crawl or batch scrape is one `job` unit (its owner, which
  * drives the frontier) and one `page` unit per URL. The
  * embedded `InProcessQueue` runs them in the process that adds them; a shared queue (BullMQ on
- * Redis) lets any number of worker processes on any machine run them (issue 21).
+ * Redis) lets any number of worker processes on any machine run them.
  *
  * @remarks
  * Deliberately out of the contract: priorities, delays, repeat schedules, rate limits and unit

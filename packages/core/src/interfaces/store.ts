@@ -73,7 +73,7 @@ export interface StoreCapabilities {
    * Writes started one after another without waiting for each other are applied in the order
    * they were started, and neither a failure nor a crash keeps a later one without the earlier
    * ones. A caller whose writes must land in order may then start them together, so that they
-   * share a commit, instead of waiting for each (issue 17). Absent: wait for each write.
+   * share a commit, instead of waiting for each. Absent: wait for each write.
    */
   orderedWrites?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * The one private-address guard (issue 14 point 2, issue 16 point 4) for every outbound
+ * The one private-address guard for every outbound
  * connection the engine makes on a stranger's behalf: the HTTP engine and each redirect hop, the
  * map/sitemap/robots fetches, webhooks and every request of the browser engine.
  *

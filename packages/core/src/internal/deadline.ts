@@ -4,7 +4,7 @@
  * `AbortSignal.timeout()` keeps its timer, and with it the signal, until the time has passed,
  * whether or not the work is over: a crawl of ~300 pages/s with the 30 s default timeout held
  * ~9,400 timers and their signals at any moment, and the crawl thread's timer list with them
- * (issue 17). This one clears its timer as soon as the caller releases it.
+ *. This one clears its timer as soon as the caller releases it.
  */
 
 /** A signal that aborts once `timeoutMs` passed, until released. */

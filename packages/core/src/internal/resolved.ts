@@ -1,5 +1,5 @@
 /**
- * Options parsed once (issue 16). A capability's schema is the one home of its defaults and
+ * Options parsed once. A capability's schema is the one home of its defaults and
  * checks; `resolveOptions` parses raw input with it and remembers the result, so options that
  * already came out of that schema pass through core's public functions without a second parse.
  * The server parses a request body once, with the capability's schema extended by the wire's own

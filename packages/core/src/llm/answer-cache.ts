@@ -1,5 +1,5 @@
 /**
- * The LLM answer cache (issue 18): answers kept in the Store under a hash of (model, task,
+ * The LLM answer cache: answers kept in the Store under a hash of (model, task,
  * schema, page text), so re-crawling unchanged pages with the same question costs no tokens.
  * Only answers that passed validation are kept.
  */

@@ -1,5 +1,5 @@
 /**
- * Page text → pieces that fit the model's context (issue 18). Tokens are estimated at four
+ * Page text → pieces that fit the model's context. Tokens are estimated at four
  * characters each, the rule of thumb of OpenAI's and Llama's tokenizers on English prose; a
  * too-small estimate is caught by the endpoint's `context_length_exceeded`, which makes the
  * caller cut again. Chunks break at blank lines (paragraphs, tables stay whole when they fit),

@@ -1,5 +1,5 @@
 /**
- * Merging the answers of a page's chunks into one (issue 18): arrays are concatenated and
+ * Merging the answers of a page's chunks into one: arrays are concatenated and
  * de-duplicated, objects merged key by key, and a scalar comes from the first chunk that has
  * one (the top of a page usually names the thing the page is about).
  */

@@ -1,5 +1,5 @@
 /**
- * The one place a page meets a language model (issue 18). Every LLM format (json, summary,
+ * The one place a page meets a language model. Every LLM format (json, summary,
  * question, query, highlights re-ranking, product and menu gap filling) asks through an
  * `LlmRunner`, which:
  * - frames page text as data: the system prompt tells the model never to follow instructions

@@ -1,5 +1,5 @@
 /**
- * JSON Schema handling for LLM answers (issue 18): a caller's schema is checked before any model
+ * JSON Schema handling for LLM answers: a caller's schema is checked before any model
  * call (a bad one is a 400 naming the path), and every answer is validated against it, so a
  * wrong answer can be sent back to the model with the validator's own words.
  *

@@ -4,7 +4,7 @@
  * folds its outcome into the monitor and purges what retention no longer keeps. A process that
  * stopped mid-check leaves it open; `closeInterrupted` fails it at the next start.
  *
- * With a shared queue (issue 21) a check is handed to the workers as a `monitor-check` unit: the
+ * With a shared queue a check is handed to the workers as a `monitor-check` unit: the
  * process that started it waits for the final record, the worker runs it (`runUnit`), and both
  * keep its lease alive, so another process closes it only when neither lives.
  */

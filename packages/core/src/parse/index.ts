@@ -78,7 +78,7 @@ function refuseBrowserOnly(options: z.output<typeof parseOptionsSchema>): void {
 
 /**
  * A reader library's own exception (a malformed file it did not expect) as a refusal of the
- * file: the caller's input is at fault, and a 500 would say the engine is (issue 22).
+ * file: the caller's input is at fault, and a 500 would say the engine is.
  */
 function readerError(error: unknown, kind: string): TrawlError {
   if (error instanceof TrawlError) return error;
@@ -202,7 +202,7 @@ export async function parse(
     convertHtmlPooled(html, sourceURL, options, redaction, false, config.convertThreads, deadline);
   let { content, pageMetadata, llmText, warning: readWarning } = await convert(conversionOptions);
   // An uploaded HTML file is the document the caller wants read: when main-content removal took
-  // (almost) all of its text, the whole cleaned body is the better answer (issue 22).
+  // (almost) all of its text, the whole cleaned body is the better answer.
   const textOf = (converted: typeof content) => converted.markdown ?? converted.html;
   if (conversionOptions.onlyMainContent && wordsOf(textOf(content)) < 300) {
     const whole = await convert({ ...conversionOptions, onlyMainContent: false });
@@ -227,7 +227,7 @@ export async function parse(
     },
     ...(warning ? { warning } : {}),
   };
-  // The LLM formats (json, summary …) read the document as they read a page (issue 18).
+  // The LLM formats (json, summary …) read the document as they read a page.
   await enrichDocument(document, resolved, llmText ?? '', context, config);
   return document;
 }

@@ -3,7 +3,7 @@
  * shared by scrape, batch scrape, crawl and the server, and the default size. Kept apart from
  * the converter so that a command can start the threads before it loads the rest of the engine:
  * a thread takes ~0.4 s to load the converter, which the `trawl` command otherwise waited for
- * after its own start-up, on every crawl and scrape (issue 17).
+ * after its own start-up, on every crawl and scrape.
  */
 import { WorkerPool } from '../internal/worker-pool.ts';
 
@@ -17,14 +17,14 @@ const maxHeapMb = 512;
  * 8 MB (a 24 MB young generation) a page's tree outlived two scavenges mid-conversion and was
  * promoted, and the thread ran a full GC every ~35 pages, after which V8 compiled its per-call
  * closures again (62 full GCs and ~18 % more CPU in a 2,000-page crawl). 48 MB gives 16 MB
- * semi-spaces: 3 full GCs (issue 17). A process-wide --max-semi-space-size takes precedence
+ * semi-spaces: 3 full GCs. A process-wide --max-semi-space-size takes precedence
  * (the trawl command sets 16).
  */
 const maxYoungMb = 48;
 /**
  * A conversion thread holds its next page while it converts one: between two pages it would
  * otherwise wait for the crawl's thread, busy with the store (a SQLite commit, the search index),
- * to hand the next one over — a fifth of its time in a profiled crawl (issue 17).
+ * to hand the next one over — a fifth of its time in a profiled crawl.
  */
 const pagesPerThread = 2;
 

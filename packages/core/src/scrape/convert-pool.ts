@@ -1,6 +1,6 @@
 /**
  * Where fetched HTML pages, text responses and uploaded files are converted: on worker threads,
- * so that a crawl, a batch scrape or a busy server uses every core (issue 17), and so that no
+ * so that a crawl, a batch scrape or a busy server uses every core, and so that no
  * request can hold the server's own thread: a page built to make selectors, redaction or
  * markdown writing slow stops at its deadline with its worker, and `/health` keeps answering. The fetch, the frontier and the store stay on the
  * calling thread; what a page costs in CPU (parse, clean, main content, markdown, links) moves
@@ -29,7 +29,7 @@ const encoder = new TextEncoder();
  *
  * `utf8`, when given, holds the bytes `html` was decoded from as UTF-8 (`TextDecoder`'s way); a
  * copy of them goes to the thread instead of `html` encoded again, which cost the crawl's thread
- * ~90 µs for a 43 KB page holding any character past U+00FF (issue 17).
+ * ~90 µs for a 43 KB page holding any character past U+00FF.
  *
  * @throws SCRAPE_TIMEOUT past `deadline` (epoch ms); CONTENT_TOO_LARGE past the heap limit; and
  *   what `convertHtml` throws

@@ -47,7 +47,7 @@ export interface Conversion {
   pageMetadata: PageMetadata;
   /** Every link of the page, unredacted, when the caller asked to collect them (crawls). */
   links?: string[];
-  /** Markdown of the main content, when a format will show it to a model (issue 18). */
+  /** Markdown of the main content, when a format will show it to a model. */
   llmText?: string;
   /** What the caller should know about how the page was read (nesting flattened). */
   warning?: string;
@@ -81,7 +81,7 @@ export function convertHtml(
     if (content.rawHtml !== undefined) content.rawHtml = redactText(content.rawHtml, redaction);
     if (content.links) content.links = content.links.map((link) => redactText(link, redaction));
   }
-  // Formats may add metadata keys (`productSource`, issue 18) beside the page's own.
+  // Formats may add metadata keys (`productSource`) beside the page's own.
   const { metadata: added, ...fields } = content;
   const conversion: Conversion = { content: fields, pageMetadata: { ...page.metadata, ...added } };
   if (collectLinks) conversion.links = page.links;

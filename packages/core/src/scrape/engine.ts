@@ -103,7 +103,7 @@ export async function runScrapeDetailed(
   let fetchedVia: DocumentMetadata['fetchedVia'];
   let retryAfterMs: number | undefined;
   // The page-cache write runs while the page converts: waiting for its commit first only made
-  // each page slower (issue 17). Its failure still fails the scrape, as before conversion did.
+  // each page slower. Its failure still fails the scrape, as before conversion did.
   let cacheWrite: Promise<void> | undefined;
 
   // The guard a fetch would ask, asked of a cached page too (cache.ts).
@@ -136,7 +136,7 @@ export async function runScrapeDetailed(
         fetchWithProxy(via, request, config, proxyPlan, startedAt, context.signal, render);
       let fetched = await fetchWith(fetcher);
       page = await toCachedPage(fetched.response, request.target, options, startedAt);
-      // The automatic HTTP → browser decision (issue 7): a JavaScript shell is rendered instead.
+      // The automatic HTTP → browser decision: a JavaScript shell is rendered instead.
       const browser = fetchers.find((candidate) => candidate.name === 'browser');
       if (fetcher !== browser && browser && config.autoBrowser && shouldRender(page)) {
         try {
@@ -414,7 +414,8 @@ async function fetchWithProxy(
       render,
     });
   };
-  if (plan.first === 'basic') return { response: await attempt(plan.proxyUrl), fetchedVia: 'proxy' };
+  if (plan.first === 'basic')
+    return { response: await attempt(plan.proxyUrl), fetchedVia: 'proxy' };
   try {
     const response = await attempt(undefined);
     if (plan.fallbackProxyUrl && blockedStatuses.has(response.status)) {

@@ -1,6 +1,6 @@
 /**
  * The asynchronous steps of formats. After conversion, each format with an `enrich` hook runs
- * (issue 18): LLM formats ask the model, product and menu fill gaps. One `LlmRunner` serves the
+ *: LLM formats ask the model, product and menu fill gaps. One `LlmRunner` serves the
  * whole page, so its tokens add up in one place; a model that fails or hangs past the scrape's
  * `timeout` leaves a warning, never a failed page. Last, formats with a `recall` hook compare the
  * finished document with what the store remembers of earlier scrapes (changeTracking).

@@ -15,7 +15,7 @@ const maxBodyChars = 200_000;
 /**
  * How much of a page's markdown (or HTML) is read for its headings and body text: the body keeps
  * 200,000 characters of text, and stripping the markup of a whole 12 MB markdown (a page whose
- * link is 6 MB long) held the request thread 1.4 s (issue 46).
+ * link is 6 MB long) held the request thread 1.4 s.
  */
 const maxScannedChars = 4 * maxBodyChars;
 
@@ -93,7 +93,7 @@ const markupInLinkText = /[[#*_`>|~\r\n]/;
 /**
  * Markdown without its markup: link targets, image tags, emphasis and heading marks. One pass:
  * a replace per kind of markup made four copies of every page's markdown on the crawl's thread,
- * a fifth of all it allocated (issue 17).
+ * a fifth of all it allocated.
  */
 export function markdownToText(markdown: string): string {
   return withoutMarkup(markdown).trim();

@@ -28,7 +28,7 @@ const nonSpace = /[^\s]/g;
 /**
  * Whether the visible text holds at least `chars` characters other than white space, read from
  * the start and stopping as soon as it does: a page with content says so in its first kilobytes,
- * and only a shell is read to its end (issue 17: the whole-document pass cost every page).
+ * and only a shell is read to its end (the whole-document pass cost every page).
  * Only a sufficient test: fewer characters leave the decision to the full count below.
  */
 function hasVisibleText(body: string, chars: number): boolean {
@@ -53,7 +53,7 @@ function hasVisibleText(body: string, chars: number): boolean {
 /**
  * Whether the page has a script tag anywhere. The plain search finds the usual lower-case tag at
  * memory speed; the case-blind regex scanned the whole body on every page whose scripts are all
- * in the head, 1 % of the crawl thread's time in a profiled crawl (issue 17), and now runs only
+ * in the head, 1 % of the crawl thread's time in a profiled crawl, and now runs only
  * when the plain search finds nothing.
  */
 function hasScript(html: string): boolean {

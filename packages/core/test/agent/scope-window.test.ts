@@ -1,5 +1,5 @@
 /**
- * Two rules of the agent (issue 20) on their own: which URLs a constrained run may read
+ * Two rules of the agent on their own: which URLs a constrained run may read
  * (`strictConstrainToURLs`: the given URLs and the pages under their paths, at a `/` boundary),
  * and how the conversation sent to the model is cut to its context (the oldest tool results
  * shortened first, the newest kept whole), and the source fields found in a schema.

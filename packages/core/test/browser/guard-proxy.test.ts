@@ -1,5 +1,5 @@
 /**
- * The browser engine under the private-address guard (issue 14 point 3), as the attack: a page on
+ * The browser engine under the private-address guard, as the attack: a page on
  * an allowed host redirects, or reaches by any request, to a loopback service; the service must
  * never see a connection.
  *

@@ -1,5 +1,5 @@
 /**
- * Chromium processes seen through /proc, to prove a pool leaves none behind (issue 7: "no zombie
+ * Chromium processes seen through /proc, to prove a pool leaves none behind ("no zombie
  * processes after shutdown"). Linux only, as the CI machine is.
  */
 import { readdirSync, readFileSync } from 'node:fs';

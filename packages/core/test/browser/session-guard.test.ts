@@ -1,5 +1,5 @@
 /**
- * Sessions with an address guard (issue 14, point 2): each session's Chromium is launched behind a
+ * Sessions with an address guard: each session's Chromium is launched behind a
  * guard proxy of its own, which refuses private targets and lives exactly as long as the session,
  * however it ends (deleted, expired, crashed, registry closed).
  */

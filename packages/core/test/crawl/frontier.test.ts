@@ -2,7 +2,7 @@
  * The job's store-side state (crawl/frontier.ts) writes a page's outcome, document and queue
  * removal in that order. On a store that keeps the order of writes started together
  * (`orderedWrites`, as SqliteStore does) it starts them together so that they share one commit
- * (issue 17); on any other store it waits for each write before the next.
+ *; on any other store it waits for each write before the next.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

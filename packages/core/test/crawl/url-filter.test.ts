@@ -1,7 +1,7 @@
 /**
  * The crawl's path patterns run on a linear-time engine: a catastrophic pattern against a long
  * path answers at once, and patterns that only a backtracking engine can run are refused with a
- * message naming the construct (issue 14, point 6).
+ * message naming the construct.
  */
 import { describe, expect, it } from 'vitest';
 import { crawl, crawlOptionsSchema, type TrawlError } from '@trawl/core';

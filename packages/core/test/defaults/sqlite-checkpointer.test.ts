@@ -1,5 +1,5 @@
 /**
- * SqliteStore's checkpoint thread (issue 17): the log reaches the database file while the
+ * SqliteStore's checkpoint thread: the log reaches the database file while the
  * writer's own threshold (40 MB) is far off, the thread's connection closes last so no log is
  * left behind, and awaiting close() ends a process that has nothing else to do.
  */

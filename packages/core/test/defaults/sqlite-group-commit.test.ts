@@ -1,5 +1,5 @@
 /**
- * SqliteStore commits writes in groups (issue 17): these tests hold it to what that must not
+ * SqliteStore commits writes in groups: these tests hold it to what that must not
  * change. A write whose promise resolved is on disk even when the process is killed with
  * SIGKILL right after; a read sees the writes made before it, committed or not; and concurrent
  * writes share commits.

@@ -1,6 +1,6 @@
 /**
  * The JSON text a built-in store wrote for a marked object, taken by the next writer of that
- * object (the CLI's output of a crawl's documents) instead of serialising it again (issue 17).
+ * object (the CLI's output of a crawl's documents) instead of serialising it again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries that outlive their process (issue 23, point 7): close() ends retries at
+ * Webhook deliveries that outlive their process: close() ends retries at
  * once instead of waiting out their backoff, what was not delivered stays in the store, and a
  * sender on the same store sends it, in order, with resumePending().
  */

@@ -1,5 +1,5 @@
 /**
- * Webhooks and DNS rebinding (issue 16 acceptance): a receiver whose name resolves first to an
+ * Webhooks and DNS rebinding: a receiver whose name resolves first to an
  * allowed address and then to a private one is never contacted at the private one. The old
  * sender resolved the name to check it, then let `fetch` resolve it again to connect; a
  * rebinding DNS server answers the two differently.

@@ -1,5 +1,5 @@
 /**
- * The address guard's table (issue 14 point 2): every way of writing an address that reaches a
+ * The address guard's table: every way of writing an address that reaches a
  * refused range is refused, and public addresses written the same ways pass. Then the lookup: a
  * name is resolved once, and any refused answer refuses the name.
  */
@@ -64,7 +64,7 @@ const refused: ReadonlyArray<readonly [string, string, string]> = [
   ['ff02::1', 'ff02::1', 'multicast'],
   ['2001:db8::1', '2001:db8::1', 'documentation'],
   ['64:ff9b:1::a00:1', '64:ff9b:1::a00:1', 'local-use NAT64'],
-  // IPv4-mapped: dotted, and the hex form URL parsing produces (the bypass of issue 14).
+  // IPv4-mapped: dotted, and the hex form URL parsing produces (a bypass found by the first security pass).
   ['::ffff:127.0.0.1', '127.0.0.1', 'mapped loopback, dotted'],
   ['::ffff:7f00:1', '127.0.0.1', 'mapped loopback, hex (as new URL() writes it)'],
   ['[::ffff:7f00:1]', '127.0.0.1', 'mapped loopback, hex, bracketed'],

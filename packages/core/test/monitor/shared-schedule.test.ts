@@ -1,5 +1,5 @@
 /**
- * Several schedulers on one store (issue 21): each due time of a monitor is claimed in the store,
+ * Several schedulers on one store: each due time of a monitor is claimed in the store,
  * so however many `Monitors` run the schedule, one check runs per due time. The processes of the
  * end-to-end test (test/e2e/monitor-shared-store.test.ts) share PostgreSQL; here two instances
  * share one SQLite file, which has the same claim.

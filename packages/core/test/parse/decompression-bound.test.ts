@@ -1,5 +1,5 @@
 /**
- * Decompression is bounded by the bytes it produces, not by what headers declare (issue 14,
+ * Decompression is bounded by the bytes it produces, not by what headers declare (
  * point 7): a ZIP entry that inflates past its declared size and a PDF stream that inflates past
  * the stream caps are refused with CONTENT_TOO_LARGE, inflation stopped there.
  */

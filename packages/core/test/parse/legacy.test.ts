@@ -1,5 +1,5 @@
 /**
- * Legacy DOC, XLS and PPT (issue 22) through the machine's LibreOffice. The legacy files are made
+ * Legacy DOC, XLS and PPT through the machine's LibreOffice. The legacy files are made
  * here from known OOXML files by the same LibreOffice, so their content is known; without
  * LibreOffice the kind is refused with NOT_CONFIGURED naming the setting.
  */

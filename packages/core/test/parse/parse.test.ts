@@ -66,7 +66,7 @@ describe('parse()', () => {
       '<html><body><nav><p>Opening hours are nine to five on weekdays, and ten to two on Saturdays.</p></nav></body></html>',
     );
     const doc = await parse(html, { filename: 'hours.html' });
-    // Main-content extraction itself never answers nothing for a page with text (issue 15).
+    // Main-content extraction itself never answers nothing for a page with text.
     expect(doc.markdown).toBe(
       'Opening hours are nine to five on weekdays, and ten to two on Saturdays.',
     );

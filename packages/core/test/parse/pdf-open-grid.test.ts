@@ -1,5 +1,5 @@
 /**
- * Ruled PDF tables whose rules do not give every column (issue 22). Open at the sides: every row
+ * Ruled PDF tables whose rules do not give every column. Open at the sides: every row
  * ruled, inner column rules drawn, no frame at the left or right, so the label column and the
  * last column lie outside the outermost column rules. Or one rule between labels and figures,
  * the figure columns set by alignment inside one ruled cell per row.

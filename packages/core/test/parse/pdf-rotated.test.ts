@@ -1,5 +1,5 @@
 /**
- * A page with /Rotate (a landscape table printed on a portrait sheet, issue 22): its content is
+ * A page with /Rotate (a landscape table printed on a portrait sheet): its content is
  * drawn turned in the file and shown upright, and is read as shown — text left to right, ruled
  * rows as rows. Before, all its text was taken for rotated margin labels and dropped.
  */

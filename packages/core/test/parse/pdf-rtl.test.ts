@@ -1,5 +1,5 @@
 /**
- * Right-to-left text in PDFs (issue 22): Hebrew pages LibreOffice sets here. pdf.js gives each
+ * Right-to-left text in PDFs: Hebrew pages LibreOffice sets here. pdf.js gives each
  * run of text in logical order; the runs of a line must be read from the right, or a line that
  * mixes Hebrew with figures and Latin words comes out back to front; and a right-to-left page in
  * two columns is read right column first; the words of a table cell are read from the right.

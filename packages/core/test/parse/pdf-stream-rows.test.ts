@@ -1,5 +1,5 @@
 /**
- * Stream tables (no rules) as reports set them (issue 22): a label wrapped over two lines with
+ * Stream tables (no rules) as reports set them: a label wrapped over two lines with
  * its row's figures on a line between them, one wrapped with a hanging indent, the last row's
  * label wrapped, and a source note that ends the table.
  */

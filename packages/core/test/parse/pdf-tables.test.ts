@@ -1,5 +1,5 @@
 /**
- * PDF tables beyond one page (issue 22), on a PDF LibreOffice makes here from HTML: a ruled
+ * PDF tables beyond one page, on a PDF LibreOffice makes here from HTML: a ruled
  * table of 90 rows runs over several pages and must come back as one table.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Spreadsheets as their authors laid them out (issue 22): workbooks written here with exceljs,
+ * Spreadsheets as their authors laid them out: workbooks written here with exceljs,
  * each with one layout a real workbook has — tables side by side and one under the other, a
  * title row, merged cells, hidden sheets and rows, comments, a picture anchored to one cell.
  */

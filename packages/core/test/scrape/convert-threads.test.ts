@@ -1,5 +1,5 @@
 /**
- * Page conversion on the worker pool (scrape/convert-pool.ts, issue 17), against the fixture
+ * Page conversion on the worker pool (scrape/convert-pool.ts), against the fixture
  * site: `convertThreads` decides where pages convert, a page converts the same on the pool as
  * inline, a page nested deeper than the cap converts flattened, and a page whose worker is
  * stopped fails alone while the pool goes on converting the others.

@@ -1,6 +1,6 @@
 /**
  * The JS-shell check (scrape/js-rendered.ts) reads a page with content only until it has seen
- * enough text (issue 17); these pin that the decision is the one the full count makes.
+ * enough text; these pin that the decision is the one the full count makes.
  */
 import { describe, expect, it } from 'vitest';
 import { looksJsRendered } from '../../src/scrape/js-rendered.js';
@@ -34,7 +34,8 @@ describe('looksJsRendered', () => {
   it('finds the script of a shell in the head, or written in capitals', () => {
     const head = `<html><head>${script}</head><body><div id="root"></div></body></html>`;
     expect(looksJsRendered(head)).toBe(true);
-    const capitals = '<HTML><BODY><DIV ID="root"></DIV><SCRIPT SRC="/app.js"></SCRIPT></BODY></HTML>';
+    const capitals =
+      '<HTML><BODY><DIV ID="root"></DIV><SCRIPT SRC="/app.js"></SCRIPT></BODY></HTML>';
     expect(looksJsRendered(capitals)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The formats that need no model (issue 18): `product` and `menu` read from the schema.org data
+ * The formats that need no model: `product` and `menu` read from the schema.org data
  * and OpenGraph tags real shops and restaurants publish, `attributes` from CSS selectors, and
  * `highlights` by BM25 over the page's paragraphs; and the LLM-only formats refused with
  * NOT_CONFIGURED naming the settings when no model is configured.

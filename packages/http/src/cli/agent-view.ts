@@ -1,5 +1,5 @@
 /**
- * The live view of `trawl agent` (issue 20): on a terminal, one line redrawn as the run goes —
+ * The live view of `trawl agent`: on a terminal, one line redrawn as the run goes —
  * step, tool, URL or query, tokens and credits so far; elsewhere (a pipe, a log file) one plain
  * line per tool call, which reads well after the fact.
  */

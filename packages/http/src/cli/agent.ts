@@ -1,5 +1,5 @@
 /**
- * `trawl agent "<prompt>"` (issue 20): the agent of `POST /v2/agent` on this machine, with the
+ * `trawl agent "<prompt>"`: the agent of `POST /v2/agent` on this machine, with the
  * configured model, the built-in index of what was scraped here (and SearXNG when configured),
  * and the page cache. Its steps show live on stderr; the answer is printed as JSON on stdout.
  */

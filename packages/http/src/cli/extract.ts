@@ -1,4 +1,4 @@
-/** `trawl extract <url...>`: one JSON answer over pages, with the configured LLM (issue 18). */
+/** `trawl extract <url...>`: one JSON answer over pages, with the configured LLM. */
 import { extract } from '@trawl/core';
 import { parseFlags, UsageError } from './args.ts';
 import { loadConfig } from '../config.ts';

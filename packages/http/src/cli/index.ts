@@ -42,7 +42,7 @@ export interface CommandEntry {
 // Each command's module (and what it alone needs: the server with fastify, the queue with BullMQ,
 // the LLM agent, the monitors) is imported only when that command runs. Loaded all at once they
 // added ~15 MB to every command's V8 heap, which V8 then let grow about fourfold between full
-// GCs over a long `trawl crawl` (issue 17), and cost start-up time on every short command.
+// GCs over a long `trawl crawl`, and cost start-up time on every short command.
 export const commands: readonly CommandEntry[] = [
   {
     name: 'scrape',

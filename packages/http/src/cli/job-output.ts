@@ -220,7 +220,7 @@ async function writeAll(job: Job, sink: Sink, signal: AbortSignal | undefined): 
  * What `promise` resolves with, or 'aborted' when `signal` fires first. Each wait has its own
  * listener, removed once it settles: racing every page's wait against one long-lived abort
  * promise would leave a reaction on that promise per document, each holding the document it
- * resolved with, so a long crawl kept every page it printed (issue 17).
+ * resolved with, so a long crawl kept every page it printed.
  */
 function untilAborted<T>(
   promise: Promise<T>,

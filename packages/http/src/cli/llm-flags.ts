@@ -1,5 +1,5 @@
 /**
- * The LLM flags of `trawl scrape` (issue 18): `--json-schema <file>` / `--prompt <text>` (the
+ * The LLM flags of `trawl scrape`: `--json-schema <file>` / `--prompt <text>` (the
  * json format), `--summary`, `--question <text>`; and the model of the CLI, read from the same
  * TRAWL_LLM_* settings the server uses.
  */

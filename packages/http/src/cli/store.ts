@@ -4,7 +4,7 @@
  *
  * `@trawl/adapters` (pg, ioredis, BullMQ: ~13 MB of the V8 heap once loaded) is imported only
  * when the configuration names one of its backends: a command on the default SQLite store never
- * loads it, and its heap stays that much smaller for the whole run (issue 17).
+ * loads it, and its heap stays that much smaller for the whole run.
  */
 import { join } from 'node:path';
 import {

@@ -1,6 +1,6 @@
 /**
  * Which conversion threads a command will use, guessed before its configuration is loaded, so
- * that `bin.ts` can start them while the command loads (issue 17: ~0.4 s of every crawl and
+ * that `bin.ts` can start them while the command loads (~0.4 s of every crawl and
  * scrape went to threads starting only once the first page was fetched). The guess reads what
  * the configuration reads first, TRAWL_CONVERT_THREADS, then the command's default; a config
  * file that sets another size leaves one pool started for nothing, which costs a thread's
@@ -32,7 +32,7 @@ export function threadsToWarm(
  * Conversion threads of `trawl serve`: one per core. A server's main thread spends about half
  * its time waiting on sockets (measured under full load), so the pool gets a thread per core
  * rather than the cores less one: on 2 cores, `POST /v2/scrape` answered 66–69 requests/s
- * against 51–54 with one thread, p99 ~0.4 s against ~2 s (bench/README.md, issue 17). A crawl's
+ * against 51–54 with one thread, p99 ~0.4 s against ~2 s (bench/README.md). A crawl's
  * main thread is busier (store, output) and keeps the general default.
  */
 export function servedConvertThreads(): number {

@@ -1,5 +1,5 @@
 /**
- * `trawl worker`: a process that runs the jobs of a deployment (issue 21). It takes `job` units
+ * `trawl worker`: a process that runs the jobs of a deployment. It takes `job` units
  * (it drives a crawl or batch scrape: frontier, dedupe, limit, politeness), `page` units (it
  * scrapes one URL of any job), the job host's `agent` and `extract` units and `monitor-check`
  * units (one monitor check) from the shared queue, with the store, webhooks, limits and LLM

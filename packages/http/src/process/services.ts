@@ -41,7 +41,7 @@ export interface ProcessOptions {
   /** What the process is for: which of its services run. @default 'serve' */
   role?: ProcessRole;
   store: Store;
-  /** Where units of work wait (issue 21). @default an InProcessQueue: jobs run in this process */
+  /** Where units of work wait. @default an InProcessQueue: jobs run in this process */
   queue?: Queue;
   /** Pages this process scrapes at once for jobs driven anywhere (shared queue). @default config.crawlConcurrency */
   pageConcurrency?: number;
@@ -59,7 +59,7 @@ export interface ProcessOptions {
   limits?: { ratePerMinute?: number; teamConcurrency?: number; teamCredits?: number };
   /** Credits per kind of work (each 1 when unset); the ledger is kept even without teamCredits. */
   creditPrices?: CreditLedgerOptions['prices'];
-  /** The model of the LLM formats; the monitors' model when unset (issue 18). */
+  /** The model of the LLM formats; the monitors' model when unset. */
   llm?: LlmProvider;
   /** LLM tokens a team may use per UTC day; unset: no cap. */
   llmDailyTokens?: number;
@@ -174,8 +174,7 @@ export function buildProcess(options: ProcessOptions): ProcessServices {
   const queue = options.queue ?? new InProcessQueue();
   const pageConcurrency = options.pageConcurrency ?? config.crawlConcurrency;
   const jobs = new JobRegistry(store, config, queue, {
-    engineContext: (team, jobId) =>
-      llm ? { llm: jobTicket(team, jobId).model(llm) } : {},
+    engineContext: (team, jobId) => (llm ? { llm: jobTicket(team, jobId).model(llm) } : {}),
     pageContext: metered,
     // A job's pages are charged when it ends, within what it reserved when it began.
     onFinished: async (owner, summary) => {

@@ -1,5 +1,5 @@
 /**
- * The agent as a kind of job of the host (issue 20): each run is a job kept in the Store as it
+ * The agent as a kind of job of the host: each run is a job kept in the Store as it
  * goes — its record, and the run's state after every step — so `GET /v2/agent/{id}` and the trace
  * outlive the request, and a run whose process died is taken over (by a worker, in a split
  * deployment) and goes on from its last step, or fails with a clear error when the configured

@@ -157,7 +157,7 @@ export interface Credentials {
   /**
    * The Sec-WebSocket-Protocol header, read only when the request is a WebSocket upgrade: a
    * browser-style WebSocket (the SDK's watcher) cannot send headers, so it sends the key there.
-   * A plain HTTP call never authenticates with it (issue 14).
+   * A plain HTTP call never authenticates with it.
    */
   subprotocol?: string | undefined;
 }

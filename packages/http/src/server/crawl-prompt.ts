@@ -1,5 +1,5 @@
 /**
- * Crawl `prompt` on the server (issue 18): a crawl with a prompt runs with the options the
+ * Crawl `prompt` on the server: a crawl with a prompt runs with the options the
  * prompt turns into (options the request set explicitly win; routes/crawl-prompt.ts previews
  * them without crawling). Without a model the crawl still runs on its explicit options and
  * says so in its warning, as before.

@@ -2,7 +2,7 @@
  * What every keyed request passes before its route: the API key (401) and the team's request
  * rate (429 with Retry-After). Decided on the route the router matched, after it decoded the
  * path, never on the raw URL: `/%762/scrape` runs /v2/scrape and needs a key as much as
- * `/v2/scrape` (issue 14). Paths that match no route never get here (the not-found handler
+ * `/v2/scrape`. Paths that match no route never get here (the not-found handler
  * answers them).
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Extract as a kind of job of the host (issue 18): the job is kept in the Store, so its status
+ * Extract as a kind of job of the host: the job is kept in the Store, so its status
  * outlives the request, and runs wherever the queue hands it (a worker, in a split deployment). A
  * job whose process died is run again by whoever takes it over; the LLM answer cache makes the
  * pages it already read cost no tokens. Its ticket, reserved by the route under the job's id, is

@@ -4,7 +4,7 @@
  * (namespace `job-owners`) and the list of running jobs (`jobs-running`).
  *
  * Starting a job writes its record and puts one `job` unit on the Queue; whichever process
- * consumes it drives the job (issue 21): this process with the embedded queue, any worker with
+ * consumes it drives the job: this process with the embedded queue, any worker with
  * BullMQ, which also scrapes each page as a `page` unit on any worker. Opening a job to read it
  * never starts anything: a job this process does not drive is read from the store.
  */
@@ -70,7 +70,7 @@ export interface JobHooks {
   onFinished?: (owner: JobOwner, summary: JobSummary) => Promise<void>;
   /** Delivers the jobs' webhooks. */
   webhooks?: WebhookSender;
-  /** What a job's pages get besides store and config: the LLM and its token meter (issue 18). */
+  /** What a job's pages get besides store and config: the LLM and its token meter. */
   engineContext?: (team: string, jobId: string) => Partial<EngineContext>;
   /**
    * The same for one page unit run here for a job driven anywhere: its tokens are charged when
@@ -186,7 +186,7 @@ export class JobRegistry {
     // In the store's outbox before the start is answered, and before any page's event.
     if (webhook)
       await this.#hooks.webhooks?.post(webhook, `${family(owner)}.started`, id, startedPayload);
-    // The embedded queue runs the unit here: hand back the live job, as before issue 21.
+    // The embedded queue runs the unit here: hand back the live job, as before scale-out.
     const local = this.#runsHere && !this.#queue.capabilities.shared;
     const starting = Promise.withResolvers<void>();
     if (local) this.#starting.set(id, starting);
@@ -290,7 +290,7 @@ export class JobRegistry {
   ): Promise<{ job: Job; owner: JobOwner } | undefined> {
     const owner = await this.owner(team, id, kind);
     if (!owner) return undefined;
-    // Reading never starts a runner (issue 21): a job driven elsewhere is read from the store.
+    // Reading never starts a runner: a job driven elsewhere is read from the store.
     const job = this.#running.get(id) ?? (await openJob(id, this.#store));
     return job ? { job, owner } : undefined;
   }

@@ -1,7 +1,7 @@
 /**
  * JSON request bodies with a nesting limit. A 10,000-level `webhook.metadata` parses, but later
  * overflows the stack of whatever walks it (storing the job answered 503 STORE_UNAVAILABLE, a
- * server error the client is told to retry); it is refused up front with a 400 instead (issue 14).
+ * server error the client is told to retry); it is refused up front with a 400 instead.
  */
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '@trawl/core';

@@ -1,5 +1,5 @@
 /**
- * The page unit of a crawl or batch scrape, as a worker runs it (issue 21): scrape one URL for
+ * The page unit of a crawl or batch scrape, as a worker runs it: scrape one URL for
  * the job's owner, which may run in another process, and hand back what the scrape gave. A
  * cancel of the job, asked for in any process, aborts the pages of it running here within half
  * a second.

@@ -2,7 +2,7 @@
  * Request bodies of the /v2 endpoints: core's option schemas extended by what the wire adds (`url`
  * or `urls`, `webhook`, and `origin` / `integration`, which the official SDK puts in every body).
  * Each body is parsed once: the route gets the wire fields apart and the options already
- * resolved by core's schema, which core then runs without parsing again (issue 16). Strict:
+ * resolved by core's schema, which core then runs without parsing again. Strict:
  * unknown keys are a 400 naming the key.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * What the tools of one run work with (issue 20): the engine's services without the agent's own
+ * What the tools of one run work with: the engine's services without the agent's own
  * hooks, the run's scope and budget, and the lists of pages read and URLs that may be cited,
  * which live in the run's state so that a resumed run has them.
  */

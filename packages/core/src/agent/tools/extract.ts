@@ -1,5 +1,5 @@
 /**
- * `extract`: the LLM formats' extractor (`extract()`, issue 18) over a few pages at once, one
+ * `extract`: the LLM formats' extractor (`extract()`) over a few pages at once, one
  * merged JSON answer with the pages each field came from. Wildcards are not taken here: the model
  * maps first, so that every page read is counted against the page budget before it is read.
  */

@@ -1,5 +1,5 @@
 /**
- * The agent's tools, by name (issue 20). A new tool is one file and one line here; the model is
+ * The agent's tools, by name. A new tool is one file and one line here; the model is
  * offered them in this order.
  */
 import type { LlmTool, LlmToolCall } from '../../interfaces/llm-provider.ts';

@@ -1,5 +1,5 @@
 /**
- * What an agent tool is (issue 20): a name and description for the model, its arguments as one
+ * What an agent tool is: a name and description for the model, its arguments as one
  * zod schema (the JSON Schema the model sees is generated from it, so the two cannot disagree),
  * and a `run` that does the work within the run's scope and budget. A new tool is one file and
  * one line in `tools/index.ts`, as formats are.

@@ -77,7 +77,7 @@ const sentenceEnds = new Set([0x2e, 0x21, 0x3f, 0x2026, 0x3002, 0xff01, 0xff1f])
 
 /**
  * Elements that hold a block tag somewhere below them, found in one pass; whether `node` does.
- * Functions of the module rather than closures per page (see stats.ts, issue 17).
+ * Functions of the module rather than closures per page (see stats.ts).
  */
 function findBlockBearers(node: ParentNode, bearers: Set<Element>): boolean {
   let bears = false;

@@ -43,7 +43,7 @@ export function chooseCandidate(
     : !contains(scored.top, root) && candidateProse > rootProse * 1.5;
   if (!wins || dropsReviews(root, members, stats)) return root;
   // The paragraph classifier's second opinion: a narrower candidate must not skip the text that
-  // opens the root (issue 15, fourth pass).
+  // opens the root (fourth pass).
   const widened = inside ? widenOverSkippedProse(root, scored.top, members, heading) : undefined;
   if (widened) return widened;
   if (members.length <= 1) return scored.top;

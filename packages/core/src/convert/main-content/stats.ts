@@ -27,7 +27,7 @@ export function textLength(node: AnyNode): number {
 
 /**
  * Visible lengths of text nodes, kept across the statistics passes of one extraction: the text
- * of a node does not change between them, and measuring it was most of a pass (issue 17).
+ * of a node does not change between them, and measuring it was most of a pass.
  */
 export type TextLengths = Map<Text, number>;
 
@@ -46,7 +46,7 @@ export function computeStats(
  * The statistics of `node`, recorded for it and every element below it into `stats`. A function
  * of the module, not a closure per call: V8 keeps a closure's optimised code only while that
  * closure lives, so a walker made per page was compiled again after every full GC of the
- * conversion thread (issue 17). The same holds for the other walkers of main-content/.
+ * conversion thread. The same holds for the other walkers of main-content/.
  */
 function statsOf(
   node: ParentNode,
@@ -66,7 +66,7 @@ function statsOf(
  * Brings `stats` (computed on `root`) up to date after `removals`: what was removed loses its
  * entries, and each element above a removal is summed again from its children, deepest first.
  * The result equals `computeStats(root)` on the tree as it now stands; a full pass after
- * removing the page's furniture was a third of what the statistics cost a crawl (issue 17).
+ * removing the page's furniture was a third of what the statistics cost a crawl.
  */
 export function updateStatsAfterRemovals(
   root: ParentNode,

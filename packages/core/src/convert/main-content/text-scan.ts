@@ -1,7 +1,7 @@
 /**
  * How main content measures the text of a node: visible length, CJK-weighted length, commas.
  * Every page's text is scanned several times, and a JavaScript loop over char codes ran at about
- * 5 ns a character, a visible share of a crawl's CPU (issue 17); these scans run as regexes,
+ * 5 ns a character, a visible share of a crawl's CPU; these scans run as regexes,
  * which V8 compiles to native code, and fall back to a loop only for the rare text that needs
  * per-character weights.
  */

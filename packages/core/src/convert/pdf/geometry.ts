@@ -53,7 +53,7 @@ const ltrLetters = /[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]/gu;
 /**
  * Whether a line is right-to-left text (Arabic, Hebrew): most of its letters are. pdf.js gives
  * each fragment's characters in logical order already; the fragments of such a line are read
- * from the right (issue 22).
+ * from the right.
  */
 export const isRightToLeft = (text: string): boolean =>
   (text.match(rtlLetters)?.length ?? 0) > (text.match(ltrLetters)?.length ?? 0);

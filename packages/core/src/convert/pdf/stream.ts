@@ -1,5 +1,5 @@
 /**
- * Tables drawn without rules ("stream" tables, issue 22), found from the text alone, the way
+ * Tables drawn without rules ("stream" tables), found from the text alone, the way
  * Camelot's stream mode and Tabula's guesser read them: a line of text is cut into chunks at gaps
  * wider than a word space; a run of lines most of which have two or more chunks is a table
  * candidate; its columns are the horizontal gaps that stay open across its fullest rows; each

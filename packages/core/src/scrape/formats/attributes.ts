@@ -1,5 +1,5 @@
 /**
- * `{ type: 'attributes', selectors: [{ selector, attribute }] }` → `doc.attributes` (issue 18):
+ * `{ type: 'attributes', selectors: [{ selector, attribute }] }` → `doc.attributes`:
  * the values of an attribute on every element a CSS selector matches, over the whole page as
  * served. No model. `attribute: 'text'` (or `textContent`) gives the element's text.
  */

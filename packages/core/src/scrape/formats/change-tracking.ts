@@ -5,7 +5,7 @@
  * pages are compared as monitors compare them (normalised markdown: monitor/diff.ts; any text
  * change is `changed`). The scrape bypasses the page cache so the comparison is against the live page.
  *
- * The `json` mode (issue 18) extracts JSON with the call's model (its `schema` and `prompt`)
+ * The `json` mode extracts JSON with the call's model (its `schema` and `prompt`)
  * and answers field-level changes against the last snapshot's JSON, as monitors do; without a
  * model it is refused before any fetch (NOT_CONFIGURED).
  */
@@ -144,7 +144,7 @@ async function trackChanges(
     content,
     ...(jsonMode ? { json: extracted } : {}),
   });
-  // Field-level changes of the extracted JSON (issue 18), as monitors report them.
+  // Field-level changes of the extracted JSON, as monitors report them.
   const json =
     jsonMode && previous?.json !== undefined ? jsonDiff(previous.json, extracted) : undefined;
   if (!previous) return { previousScrapeAt, changeStatus: 'new', visibility: 'visible' };

@@ -1,5 +1,5 @@
 /**
- * `{ type: 'highlights', query }` → `doc.highlights` (issue 18): the passages of the page most
+ * `{ type: 'highlights', query }` → `doc.highlights`: the passages of the page most
  * relevant to the query, best first, separated by blank lines. BM25 finds them with no model, so
  * a self-hoster without an LLM still gets the format; with one configured, the model re-ranks
  * BM25's candidates and drops those that do not bear on the query.

@@ -25,7 +25,7 @@ import { attributesFormat } from './attributes.ts';
 import { productFormat } from './product.ts';
 import { menuFormat } from './menu.ts';
 
-/** What the engine offers a format beyond the page (issue 18). */
+/** What the engine offers a format beyond the page. */
 export interface FormatServices {
   /** An LLM provider is configured. */
   hasLlm: boolean;

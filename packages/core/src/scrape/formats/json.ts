@@ -1,5 +1,5 @@
 /**
- * `{ type: 'json', schema?, prompt? }` → `doc.json` (issue 18): what the model reads off the
+ * `{ type: 'json', schema?, prompt? }` → `doc.json`: what the model reads off the
  * page's main content, matching the schema when one is given. The schema is checked before the
  * page is fetched; `checkPromptInjection` adds a check that flags pages which try to instruct
  * the model.

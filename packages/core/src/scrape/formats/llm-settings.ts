@@ -1,5 +1,5 @@
 /**
- * What the LLM formats share (issue 18): reading a format's own settings with zod, and the
+ * What the LLM formats share: reading a format's own settings with zod, and the
  * NOT_CONFIGURED refusal that names the settings to set, so a server without a model never
  * answers with a silently missing field.
  */

@@ -1,5 +1,5 @@
 /**
- * `menu` → `doc.menu` (issue 18; the spec's Parsed document shape): a restaurant's menu from the
+ * `menu` → `doc.menu` (the spec's Parsed document shape): a restaurant's menu from the
  * page's schema.org data — `Restaurant`/`FoodEstablishment` → `hasMenu` → `Menu` →
  * `hasMenuSection` → `MenuSection` → `hasMenuItem` → `MenuItem` — in JSON-LD, microdata or RDFa,
  * with no model. With an LLM configured, a page without such markup is read by the model.

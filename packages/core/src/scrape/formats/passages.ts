@@ -1,5 +1,5 @@
 /**
- * Passages of a page ranked for a query without a model (issue 18, `highlights`): Okapi BM25
+ * Passages of a page ranked for a query without a model (`highlights`): Okapi BM25
  * (k1 = 1.2, b = 0.75) over the page's paragraphs, with light suffix folding so 'prices' meets
  * 'price'. BM25 itself is internal/bm25.ts, shared with monitors' keyword judging.
  */

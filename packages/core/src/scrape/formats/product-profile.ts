@@ -1,5 +1,5 @@
 /**
- * Reading a product from what the page publishes (issue 18, `product` format): schema.org
+ * Reading a product from what the page publishes (`product` format): schema.org
  * `Product` / `ProductGroup` with their `Offer`s in JSON-LD, microdata or RDFa, else OpenGraph
  * product tags (`og:title`, `product:price:amount` …). No model is involved; the format file
  * asks one only for what is still missing.

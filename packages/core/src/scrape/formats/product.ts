@@ -1,5 +1,5 @@
 /**
- * `product` → `doc.product` (issue 18; the spec's Parsed document shape): read from the page's
+ * `product` → `doc.product` (the spec's Parsed document shape): read from the page's
  * schema.org data (JSON-LD, microdata, RDFa) or OpenGraph product tags with no model, so it works
  * offline on most shop pages. With an LLM configured, what the markup leaves out (no markup at
  * all, no brand, no price) is asked of the model. `metadata.productSource` says where it came

@@ -1,5 +1,5 @@
 /**
- * `checkPromptInjection: true` (issue 18): one extra question to the model — does the page try
+ * `checkPromptInjection: true`: one extra question to the model — does the page try
  * to instruct an AI reading it? A yes becomes a warning on the document; the extraction itself
  * already treats page text as data.
  */

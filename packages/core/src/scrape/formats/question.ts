@@ -1,6 +1,6 @@
 /**
  * `{ type: 'question', question }` → `doc.answer`, and the deprecated `{ type: 'query', prompt,
- * mode }` the SDK still sends (issue 18): `mode: 'freeform'` answers in words, `'directQuote'`
+ * mode }` the SDK still sends: `mode: 'freeform'` answers in words, `'directQuote'`
  * with a passage quoted from the page. Chunks are asked in page order; the first that knows the
  * answer gives it.
  */

@@ -1,5 +1,5 @@
 /**
- * `summary` → `doc.summary` (issue 18): a short summary of the main content. A page longer than
+ * `summary` → `doc.summary`: a short summary of the main content. A page longer than
  * the model's context is summarised chunk by chunk, and the chunk summaries once more.
  */
 import type { FormatHandler } from './index.ts';

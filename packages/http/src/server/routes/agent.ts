@@ -1,5 +1,5 @@
 /**
- * The agent routes (issue 20), as the SDK's `startAgent`, `getAgentStatus`, `agent` (its
+ * The agent routes, as the SDK's `startAgent`, `getAgentStatus`, `agent` (its
  * waiter), `cancelAgent`, `listAgents` and `getAgentTrace` call them: `POST /v2/agent`,
  * `GET /v2/agent/{id}`, `DELETE /v2/agent/{id}`, `GET /v2/agent?before=`,
  * `GET /v2/agent/{id}/trace`. A request is checked at once (bad options: 400; no model: 501,

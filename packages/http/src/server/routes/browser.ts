@@ -7,7 +7,7 @@
  * The CDP socket and the media are outside `/v2/`, so the API-key hook does not run for them: a
  * session's `cdpUrl` carries a secret token instead (given only to the key holder that created
  * it), and media names are random UUIDs, as the hosted service's signed links are. The socket
- * leads to the session's relay, which checks every command (issue 14), never to Chromium itself.
+ * leads to the session's relay, which checks every command, never to Chromium itself.
  */
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket as ClientSocket } from 'ws';
@@ -51,7 +51,7 @@ export const browserRoutes: RoutePlugin = (app, server) => {
     perTeam: config.browserSessionsPerTeam,
     execute: config.browserExecute,
     // Like scrapes: a session's browser may not reach private addresses unless the operator
-    // allows them (issue 14).
+    // allows them.
     addressGuard: config.allowPrivateAddresses ? undefined : { upstream: config.proxyUrl },
   });
   scrapeInteractRoutes(app, server, sessions);

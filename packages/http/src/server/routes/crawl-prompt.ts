@@ -1,5 +1,5 @@
 /**
- * `POST /v2/crawl/params-preview` (issue 18): the crawl options a prompt turns into, without
+ * `POST /v2/crawl/params-preview`: the crawl options a prompt turns into, without
  * crawling.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * `POST /v2/extract` and `GET`/`DELETE /v2/extract/{id}` (issue 18), as the SDK's `extract()`
+ * `POST /v2/extract` and `GET`/`DELETE /v2/extract/{id}`, as the SDK's `extract()`
  * calls them: the request is checked at once (bad options or schema: 400; no model: 501), then
  * the job goes to the job host (extract-jobs.ts), which runs it wherever the queue hands it.
  */

@@ -55,7 +55,7 @@ export const jobRoutes: RoutePlugin = (app, server) => {
     try {
       if (!(await idempotency.claim(request.team, idempotencyKeyOf(request))))
         throw keyAlreadyUsed();
-      // A prompt becomes options first (issue 18); explicit options win.
+      // A prompt becomes options first; explicit options win.
       // The prompt's call is paid through the crawl's ticket, and charged before the job runs.
       const prompted = await applyCrawlPrompt(fields.url, options, given, {
         context: llmContextOf(server, ticket),
