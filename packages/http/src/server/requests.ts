@@ -23,19 +23,29 @@ export const wireFields = {
 
 const url = z.string().min(1, 'url is required').max(8192);
 
-/** A crawl or batch webhook: a URL, or the object form. */
-const webhookSchema = z.union([
-  z.url(),
-  z.strictObject({
-    url: z.url(),
-    headers: z.record(z.string(), z.string()).optional(),
-    metadata: webhookMetadataSchema(z.unknown()).optional(),
-    events: z.array(z.enum(['completed', 'failed', 'page', 'started'])).optional(),
-  }),
-]);
+/** A job's webhook: a URL, or the object form with the job kind's own events. */
+export function webhookSchema<Event extends string>(events: readonly [Event, ...Event[]]) {
+  return z.union([
+    z.url(),
+    z.strictObject({
+      url: z.url(),
+      headers: z.record(z.string(), z.string()).optional(),
+      metadata: webhookMetadataSchema(z.unknown()).optional(),
+      events: z.array(z.enum(events)).optional(),
+    }),
+  ]);
+}
+
+/** A crawl or batch webhook. */
+const jobWebhookSchema = webhookSchema(['completed', 'failed', 'page', 'started']);
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path's id can name a job at all: anything else is a 404 without a store read. */
+export const isJobId = (id: string): boolean => uuidPattern.test(id);
 
 /** The `webhook` field of a crawl or batch-scrape request. */
-export type WebhookInput = z.output<typeof webhookSchema>;
+export type WebhookInput = z.output<typeof jobWebhookSchema>;
 
 /**
  * A request: the whole body's schema (core's options schema extended by the wire's own fields;
@@ -70,7 +80,7 @@ export const mapRequest = requestKind(
 );
 
 export const crawlRequest = requestKind(
-  crawlOptionsSchema.safeExtend({ url, webhook: webhookSchema.optional(), ...wireFields }),
+  crawlOptionsSchema.safeExtend({ url, webhook: jobWebhookSchema.optional(), ...wireFields }),
   crawlOptionsSchema,
   ['url', 'webhook'],
   'crawl request',
@@ -79,7 +89,7 @@ export const crawlRequest = requestKind(
 export const batchScrapeRequest = requestKind(
   batchScrapeOptionsSchema.safeExtend({
     urls: z.array(z.string().max(8192)).min(1, 'urls needs at least one URL').max(10_000),
-    webhook: webhookSchema.optional(),
+    webhook: jobWebhookSchema.optional(),
     appendToId: z.uuid().optional(),
     ...wireFields,
   }),

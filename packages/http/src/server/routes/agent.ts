@@ -9,34 +9,21 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ValidationError, type AgentOptions } from '@trawl/core';
-import { parseOrThrow, prepareAgent, webhookMetadataSchema } from '@trawl/core/server';
+import { parseOrThrow, prepareAgent } from '@trawl/core/server';
 import { z } from 'zod';
 import { agentKind, agentRetentionMs, type AgentRecord } from '../agent-jobs.ts';
 import { admit } from '../admission.ts';
 import { Refusal } from '../errors.ts';
-import { wireFields } from '../requests.ts';
+import { isJobId, webhookSchema, wireFields } from '../requests.ts';
 import { webhookConfigOf } from '../webhooks.ts';
 import type { RoutePlugin } from './index.ts';
 
 /** The fields of the body that are not the agent's options: its webhook and the wire fields. */
 const envelopeSchema = z.object({
-  webhook: z
-    .union([
-      z.url(),
-      z.strictObject({
-        url: z.url(),
-        headers: z.record(z.string(), z.string()).optional(),
-        metadata: webhookMetadataSchema(z.unknown()).optional(),
-        events: z
-          .array(z.enum(['started', 'action', 'completed', 'failed', 'cancelled']))
-          .optional(),
-      }),
-    ])
-    .optional(),
+  webhook: webhookSchema(['started', 'action', 'completed', 'failed', 'cancelled']).optional(),
   ...wireFields,
 });
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Runs per page of the list; `next` reads on. */
 const listPageSize = 50;
 const notFound = () => new Refusal('NOT_FOUND', 'Agent job not found');
@@ -47,7 +34,7 @@ export const agentRoutes: RoutePlugin = (app, server) => {
 
   let lastCreatedMs = 0;
   const find = async (request: FastifyRequest<{ Params: { id: string } }>) =>
-    uuidPattern.test(request.params.id)
+    isJobId(request.params.id)
       ? host.get<AgentRecord>(agentKind, request.team, request.params.id)
       : undefined;
 

@@ -8,9 +8,9 @@ import { prepareExtract } from '@trawl/core/server';
 import { admit } from '../admission.ts';
 import { Refusal } from '../errors.ts';
 import { extractKind, extractRetentionMs, type ExtractRecord } from '../extract-jobs.ts';
+import { isJobId } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fields the SDK may send that this engine takes but does not act on. */
 const wireOnly = ['origin', 'integration', 'agent', 'webhook', 'threatProtection'] as const;
 
@@ -57,7 +57,7 @@ export const extractRoutes: RoutePlugin = (app, context) => {
   });
 
   const find = async (team: string, id: string) =>
-    uuidPattern.test(id) ? host.get<ExtractRecord>(extractKind, team, id) : undefined;
+    isJobId(id) ? host.get<ExtractRecord>(extractKind, team, id) : undefined;
 
   app.get<{ Params: { id: string } }>('/v2/extract/:id', async (request) => {
     const record = await find(request.team, request.params.id);

@@ -12,13 +12,11 @@ import { admit, llmContextOf } from '../admission.ts';
 import { asksModel } from '../llm-usage.ts';
 import { Refusal } from '../errors.ts';
 import { jobResultsRetentionMs } from '../jobs.ts';
-import { batchScrapeRequest, crawlRequest } from '../requests.ts';
+import { batchScrapeRequest, crawlRequest, isJobId } from '../requests.ts';
 import { webhookConfigOf } from '../webhooks.ts';
 import { pageNumber, statusBody, statusPageSize, watch } from './job-status.ts';
 import { deliveriesWithSettingNames } from '../../setting-names.ts';
 import type { RoutePlugin } from './index.ts';
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // The hosted service names no code in these answers.
 const jobNotFound = () => new Refusal('NOT_FOUND', 'Job not found', { showCode: false });
@@ -130,7 +128,7 @@ export const jobRoutes: RoutePlugin = (app, server) => {
   ] as const) {
     const find = async (request: FastifyRequest<{ Params: { id: string } }>) => {
       const { id } = request.params;
-      if (!uuidPattern.test(id)) return undefined;
+      if (!isJobId(id)) return undefined;
       return jobs.get(request.team, id, kind);
     };
     const mustFind = async (request: FastifyRequest<{ Params: { id: string } }>) => {

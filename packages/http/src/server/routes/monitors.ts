@@ -13,7 +13,7 @@ import { parseOrThrow, parseRequest } from '@trawl/core/server';
 import { z } from 'zod';
 import { outOfCredits, Refusal } from '../errors.ts';
 import { deliveriesWithSettingNames, withSettingNames } from '../../setting-names.ts';
-import { wireFields } from '../requests.ts';
+import { isJobId, wireFields } from '../requests.ts';
 import type { RoutePlugin } from './index.ts';
 
 /** The body of `POST /v2/monitor`: core's create schema plus the SDK's `origin` / `integration`. */
@@ -22,7 +22,6 @@ export const monitorCreateRequestSchema = monitorCreateSchema.safeExtend(wireFie
 export const monitorUpdateRequestSchema = monitorUpdateSchema.safeExtend(wireFields);
 const wireKeys = Object.keys(wireFields);
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const monitorNotFound = () => new Refusal('NOT_FOUND', 'Monitor not found');
 const checkNotFound = () => new Refusal('NOT_FOUND', 'Check not found');
 
@@ -39,7 +38,7 @@ export const monitorRoutes: RoutePlugin = (app, server) => {
     if (!(await credits.allows(request.team))) throw outOfCredits();
   };
   const mustBeIds = (...ids: [id: string, notFound: () => Refusal][]) => {
-    for (const [id, notFound] of ids) if (!uuidPattern.test(id)) throw notFound();
+    for (const [id, notFound] of ids) if (!isJobId(id)) throw notFound();
   };
 
   app.post('/v2/monitor', async (request) => {
