@@ -64,7 +64,9 @@ afterAll(async () => {
 
 describe("the README's newcomer path", () => {
   it('wrote the crawl as markdown files with an index', () => {
-    const index = readFileSync(join(dataDir, 'site', 'index.jsonl'), 'utf8').trim().split('\n');
+    const index = readFileSync(join(dataDir, 'site', 'index.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(index.length).toBeGreaterThan(1);
   });
 
@@ -88,7 +90,9 @@ describe("the README's newcomer path", () => {
 
   it('refuses the private page the CLI cached, naming the setting', async () => {
     const firecrawl = new Firecrawl({ apiKey: key, apiUrl: server.url });
-    const refusal = await firecrawl.scrape(`${site}/articles/plain.html`).catch((error: unknown) => error);
+    const refusal = await firecrawl
+      .scrape(`${site}/articles/plain.html`)
+      .catch((error: unknown) => error);
     expect(refusal).toMatchObject({ status: 403 });
     expect(String((refusal as Error).message)).toMatch(/TRAWL_ALLOW_PRIVATE_ADDRESSES/);
   });
@@ -107,5 +111,13 @@ describe("the README's newcomer path", () => {
       },
       { timeout: 15_000, interval: 500 },
     );
+    // Revoking the last key closes the server to everyone: it never turns keyless again.
+    await trawl('keys', 'revoke', second.slice(0, 8));
+    await vi.waitFor(async () => expect(await listed(second)).toBe(401), {
+      timeout: 15_000,
+      interval: 500,
+    });
+    const bare = await fetch(`${server.url}/v2/monitor`);
+    expect(bare.status).toBe(401);
   });
 });

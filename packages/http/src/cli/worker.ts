@@ -83,7 +83,6 @@ export const workerCommand: Command = {
       await untilStopped(io.signal);
       // Units this worker held run elsewhere once their lease expires; nothing is cancelled.
       await services.stop();
-      await queue.close();
       say('Trawl worker stopped; its jobs continue on other workers.\n');
       return 0;
     } finally {

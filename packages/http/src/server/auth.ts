@@ -75,6 +75,11 @@ export class ApiKeys {
   #store: Store | undefined;
   #readAt = 0;
   #reading: Promise<void> | undefined;
+  /**
+   * Once a key was seen, the server stays keyed: revoking the last key must not open a server
+   * (perhaps one listening beyond loopback) to every caller. It then refuses every call.
+   */
+  #keyed = false;
 
   /** The keys of `TRAWL_API_KEYS` and those `trawl keys create` stored (re-read by `fresh()`). */
   static async load(store: Store, spec: string | undefined): Promise<ApiKeys> {
@@ -85,16 +90,16 @@ export class ApiKeys {
   }
 
   /**
-   * Re-reads the stored keys when the copy is older than a few seconds, so a key revoked or made
-   * while the server runs counts without a restart. One read at a time; a store that fails keeps
-   * the last copy (the request then fails on the store elsewhere, with its own error).
+   * Re-reads the stored keys, in the background, when the copy is older than a few seconds, so a
+   * key revoked or made while the server runs counts without a restart and no request waits for
+   * the read. One read at a time; a store that fails keeps the last copy (the request then fails
+   * on the store elsewhere, with its own error).
    */
-  async fresh(): Promise<this> {
-    if (this.#store && Date.now() - this.#readAt >= storedKeysFreshMs) {
-      this.#reading ??= this.#readStored()
+  fresh(): this {
+    if (this.#store && !this.#reading && Date.now() - this.#readAt >= storedKeysFreshMs) {
+      this.#reading = this.#readStored()
         .catch(() => {})
         .finally(() => (this.#reading = undefined));
-      await this.#reading;
     }
     return this;
   }
@@ -105,6 +110,7 @@ export class ApiKeys {
       stored.set(hash, value.team);
     this.#stored = stored;
     this.#readAt = Date.now();
+    if (stored.size > 0) this.#keyed = true;
   }
 
   /**
@@ -132,11 +138,12 @@ export class ApiKeys {
 
   add(team: string, key: string): void {
     this.#configured.set(hashOf(key).toString('hex'), team);
+    this.#keyed = true;
   }
 
   /** No key configured: requests need no Authorization header. */
   get keyless(): boolean {
-    return this.#configured.size === 0 && this.#stored.size === 0;
+    return !this.#keyed;
   }
 
   /** The team of `key`, or undefined when it is not a key of this server. */

@@ -30,7 +30,7 @@ export function doorHook(server: ServerContext) {
 async function refusalAtDoor({ keys, rate }: ServerContext, request: FastifyRequest) {
   const route = request.routeOptions.url;
   if (route === undefined || !isKeyedRoute(route)) return undefined;
-  const outcome = authenticate(await keys.fresh(), credentialsOf(request));
+  const outcome = authenticate(keys.fresh(), credentialsOf(request));
   // The code is what docs/errors.md promises; the SDKs read only `error`, so it costs them nothing.
   if ('refused' in outcome) return new Refusal('UNAUTHORIZED', outcome.refused);
   request.team = outcome.team;
