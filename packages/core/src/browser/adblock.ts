@@ -120,12 +120,20 @@ const workerModule = new URL(
 
 /** The lists parsed on a thread of its own, serialised; undefined where no worker can start. */
 async function parseOffThread(text: string): Promise<Uint8Array | undefined> {
+  let worker: Worker | undefined;
   try {
-    const worker = new Worker(workerModule, { workerData: text });
-    const [bytes] = (await once(worker, 'message')) as [Uint8Array];
-    void worker.terminate();
+    worker = new Worker(workerModule, { workerData: text });
+    // A thread that ends without its answer must not leave the first blockAds render waiting.
+    const exited = once(worker, 'exit').then(([code]) => {
+      throw new Error(`the filter-list thread exited (${String(code)}) without its engine`);
+    });
+    // Terminated once answered, the thread exits too: that late rejection is nobody's error.
+    exited.catch(() => undefined);
+    const [bytes] = (await Promise.race([once(worker, 'message'), exited])) as [Uint8Array];
     return bytes;
   } catch {
     return undefined;
+  } finally {
+    void worker?.terminate();
   }
 }

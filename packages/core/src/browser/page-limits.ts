@@ -67,7 +67,7 @@ export function navigationBudget(page: Page, url: URL): NavigationBudget {
 }
 
 /**
- * The page's DOM as HTML, as `page.content()` gives it, unless it is longer than `maxChars`:
+ * The page's DOM as HTML, as `page.content()` gives it, unless it is longer than `maxChars` bytes:
  * the length is checked in the renderer, so a page that grew to gigabytes is refused there and
  * never crosses the protocol. @throws CONTENT_TOO_LARGE past `maxChars`; FETCH_FAILED when the
  * page navigated away while it was read (a refresh or script redirect loop)
@@ -90,9 +90,14 @@ export async function readPageHtml(page: Page, url: URL, maxChars: number): Prom
       );
     } else throw error;
   }
-  if (typeof read === 'string') return read;
+  // The renderer counts UTF-16 units; the limit is in bytes of the UTF-8 the page becomes.
+  if (typeof read === 'string') {
+    const bytes = Buffer.byteLength(read, 'utf8');
+    if (bytes <= maxChars) return read;
+    read = bytes;
+  }
   throw new ContentTooLargeError(
-    `The page ${url.href} grew past the ${maxChars.toLocaleString('en-US')}-character limit in the browser${Number.isFinite(read) ? ` (${read.toLocaleString('en-US')} characters)` : ''}. Raise maxBodyBytes in the engine config to read it`,
+    `The page ${url.href} grew past the ${maxChars.toLocaleString('en-US')}-byte limit in the browser${Number.isFinite(read) ? ` (at least ${read.toLocaleString('en-US')} bytes)` : ''}. Raise maxBodyBytes in the engine config to read it`,
     { details: { setting: 'maxBodyBytes', limitBytes: maxChars } },
   );
 }

@@ -31,6 +31,8 @@ export class CancelWatch {
   /** Jobs with work here, each with its controller and how many pieces hold it. */
   readonly #jobs = new Map<string, { controller: AbortController; holders: number }>();
   #timer: NodeJS.Timeout | undefined;
+  /** A poll under way: a slow store must not stack one poll on another every tick. */
+  #polling = false;
 
   constructor(store: Store) {
     this.#store = store;
@@ -74,10 +76,16 @@ export class CancelWatch {
   }
 
   async #poll(): Promise<void> {
-    for (const [id, job] of this.#jobs) {
-      if (job.controller.signal.aborted) continue;
-      const cancelled = await isCancelRequested(this.#store, id).catch(() => false);
-      if (cancelled) job.controller.abort(new Error('the job was cancelled'));
+    if (this.#polling) return;
+    this.#polling = true;
+    try {
+      for (const [id, job] of this.#jobs) {
+        if (job.controller.signal.aborted) continue;
+        const cancelled = await isCancelRequested(this.#store, id).catch(() => false);
+        if (cancelled) job.controller.abort(new Error('the job was cancelled'));
+      }
+    } finally {
+      this.#polling = false;
     }
   }
 }

@@ -77,7 +77,7 @@ export async function decodeContent(
   for (const coding of codingsOf(encoding, url) ?? []) {
     if (decoded.length === 0) break;
     decoded = truncate
-      ? await decodeHead(decoded, decoders[coding]!(), maxBytes)
+      ? await decodeHead(decoded, decoders[coding]!(), maxBytes, url, coding)
       : await inflate(decoded, coding, url, maxBytes);
   }
   return decoded;
@@ -110,8 +110,17 @@ const decoders: Record<string, () => Transform> = {
   zstd: () => zlib.createZstdDecompress(zstdHttpParams),
 };
 
-/** The first `maxBytes` that `stream` decodes from `body`. */
-async function decodeHead(body: Uint8Array, stream: Transform, maxBytes: number): Promise<Buffer> {
+/**
+ * The first `maxBytes` that `stream` decodes from `body`, and what decoded before damage.
+ * @throws FETCH_FAILED when nothing at all decodes: a corrupt body is not an empty page
+ */
+async function decodeHead(
+  body: Uint8Array,
+  stream: Transform,
+  maxBytes: number,
+  url: URL,
+  coding: string,
+): Promise<Buffer> {
   stream.end(body);
   const chunks: Buffer[] = [];
   let total = 0;
@@ -121,8 +130,13 @@ async function decodeHead(body: Uint8Array, stream: Transform, maxBytes: number)
       total = Math.min(maxBytes, total + chunk.length);
       if (total >= maxBytes) break;
     }
-  } catch {
+  } catch (error) {
     // Keep what decoded before the damage.
+    if (total === 0)
+      throw new FetchError(
+        `${url.href} sent a corrupt ${coding} body: ${(error as Error).message}`,
+        { cause: error, retryable: false },
+      );
   } finally {
     stream.destroy();
   }

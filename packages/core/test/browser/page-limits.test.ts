@@ -19,7 +19,12 @@ describe.skipIf(chromiumMissing)('page limits', () => {
       expect(await readPageHtml(page, url, 10_000)).toContain('x'.repeat(5_000));
       await expect(readPageHtml(page, url, 1_000)).rejects.toMatchObject({
         code: 'CONTENT_TOO_LARGE',
-        message: expect.stringMatching(/grew past the 1,000-character limit/) as unknown,
+        message: expect.stringMatching(/grew past the 1,000-byte limit/) as unknown,
+      });
+      // Counted in UTF-8 bytes, as the limit is: 3,000 characters of 'é' are 6,000 bytes.
+      await page.setContent(`<p>${'é'.repeat(3_000)}</p>`);
+      await expect(readPageHtml(page, url, 4_000)).rejects.toMatchObject({
+        code: 'CONTENT_TOO_LARGE',
       });
     });
   });
